@@ -1,0 +1,518 @@
+#!/usr/bin/env bash
+# DynamoDB compatibility checks driven through the unmodified AWS CLI (v1 or v2):
+#   DYNAGO_ENDPOINT=http://127.0.0.1:8000 bash compat/cli/test_cli.sh
+# Prints "ok"/"FAIL" per check, a list of failed checks and a closing
+# "cli: N passed, N failed" line; exits non-zero if any check failed.
+# Every table is uniquely named (compat-cli-<random>...) and deleted on exit.
+set -u -o pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+EP="${DYNAGO_ENDPOINT:-}"
+if [ -z "$EP" ]; then
+  echo "DYNAGO_ENDPOINT is not set (e.g. http://127.0.0.1:8000)" >&2
+  exit 2
+fi
+command -v aws >/dev/null || { echo "aws CLI not found" >&2; exit 2; }
+# The real interpreter, not a version-manager shim: it runs ~80 times.
+PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "python3 not found" >&2; exit 2; }
+
+# Only ever talk to a loopback endpoint.
+if ! "$PY" - "$EP" <<'EOF'
+import ipaddress, os, sys
+from urllib.parse import urlparse
+host = urlparse(sys.argv[1]).hostname or ""
+try:
+    ok = host == "localhost" or ipaddress.ip_address(host).is_loopback
+except ValueError:
+    ok = False
+sys.exit(0 if ok or os.environ.get("DYNAGO_ALLOW_NON_LOOPBACK") == "1" else 1)
+EOF
+then
+  echo "DYNAGO_ENDPOINT=$EP is not a loopback address; refusing (DYNAGO_ALLOW_NON_LOOPBACK=1 overrides)" >&2
+  exit 2
+fi
+
+# Dummy credentials; never read a developer's real AWS config.
+unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN
+export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy
+export AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1
+export AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
+export AWS_EC2_METADATA_DISABLED=true AWS_PAGER=""
+# No retries: a 5xx or throttle from the server under test must surface.
+export AWS_MAX_ATTEMPTS=1 AWS_RETRY_MODE=standard
+
+TMP=$(mktemp -d)
+RUN=$("$PY" -c 'import uuid; print(uuid.uuid4().hex[:12])')
+PASS=0
+FAIL=0
+FAILED=()
+TABLES=()
+
+# drop_table NAME : delete NAME if it exists; a table still CREATING answers
+# ResourceInUseException, so retry (up to ~30s) until it can be deleted.
+drop_table() {
+  local i err
+  for i in $(seq 1 150); do
+    err=$(aws dynamodb delete-table --table-name "$1" --endpoint-url "$EP" 2>&1 >/dev/null) && return 0
+    case "$err" in *ResourceInUseException*) sleep 0.2 ;; *) return 0 ;; esac
+  done
+}
+
+cleanup() {
+  local t
+  # Tables the checks already deleted just answer ResourceNotFoundException here.
+  for t in "${TABLES[@]}"; do drop_table "$t" & done
+  wait
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+pass() { PASS=$((PASS + 1)); echo "ok   - $1"; }
+fail() {
+  FAIL=$((FAIL + 1)); FAILED+=("$1")
+  echo "FAIL - $1"
+  if [ -n "${2:-}" ]; then printf '%s\n' "$2" | sed 's/^/       /'; fi
+}
+
+ddb() { aws dynamodb "$@" --endpoint-url "$EP" --output json; }
+
+# call NAME ARGS... : run `aws dynamodb ARGS`, keep stdout in $OUT. A failing
+# call is recorded as a failed check named NAME and returns 1.
+call() {
+  local name=$1; shift
+  OUT=$(ddb "$@" 2>"$TMP/err")
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    fail "$name" "aws dynamodb $1 exited $rc: $(cat "$TMP/err")"
+    return 1
+  fi
+}
+
+# check NAME PYTHON : run PYTHON (assert statements) with r = JSON of $OUT.
+check() {
+  local name=$1 code=$2 msg
+  if msg=$(printf '%s' "$OUT" | CHECK_CODE="$code" "$PY" "$HERE/jcheck.py" 2>&1); then
+    pass "$name"
+  else
+    fail "$name" "$msg"
+  fi
+}
+
+# call_check NAME PYTHON ARGS... : call + check in one step.
+call_check() {
+  local name=$1 code=$2; shift 2
+  call "$name" "$@" && check "$name" "$code"
+}
+
+# expect_error NAME CODE MESSAGE ARGS... : the call must fail with DynamoDB error
+# CODE and (if MESSAGE is non-empty) a message containing MESSAGE.
+# The CLI prints: "An error occurred (CODE) when calling the OP operation...: MESSAGE".
+expect_error() {
+  local name=$1 code=$2 msg=$3; shift 3
+  OUT=$(ddb "$@" 2>"$TMP/err")
+  local rc=$? err
+  err=$(cat "$TMP/err")
+  if [ $rc -eq 0 ]; then
+    fail "$name" "expected $code, but the call succeeded: ${OUT:0:300}"
+  elif [[ "$err" != *"An error occurred ($code)"* ]]; then
+    fail "$name" "expected error $code, got: $err"
+  elif [ -n "$msg" ] && [[ "$err" != *"$msg"* ]]; then
+    fail "$name" "expected a message containing '$msg', got: $err"
+  else
+    pass "$name"
+  fi
+}
+
+wait_active() {
+  local t=$1 i st
+  for i in $(seq 1 150); do
+    st=$(aws dynamodb describe-table --table-name "$t" --endpoint-url "$EP" --query Table.TableStatus --output text 2>/dev/null)
+    [ "$st" = "ACTIVE" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+wait_gone() {
+  local t=$1 i
+  for i in $(seq 1 150); do
+    if ! ddb describe-table --table-name "$t" >/dev/null 2>"$TMP/err"; then
+      grep -q ResourceNotFoundException "$TMP/err" && return 0
+    fi
+    sleep 0.2
+  done
+  return 1
+}
+
+KS_PK_SK='[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}]'
+AD_PK_SK='[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}]'
+
+T="compat-cli-$RUN"
+USER_ID="u-$RUN"
+PK="USER#$USER_ID"
+export T PK
+
+echo "# AWS CLI suite against $EP (table prefix compat-cli-$RUN)"
+CLI_VERSION=$(aws --version 2>&1)
+echo "# $CLI_VERSION"
+# CLI v2 reads binary input as base64 by default; make it read raw text like v1.
+BINFMT=()
+case "$CLI_VERSION" in aws-cli/1.*) ;; *) BINFMT=(--cli-binary-format raw-in-base64-out) ;; esac
+
+# ------------------------------------------------------------------ CreateTable
+TABLES+=("$T")
+call_check "create-table returns TableStatus CREATING" '
+td = r["TableDescription"]
+# API reference: CreateTable "immediately returns a response with a TableStatus of CREATING".
+assert td["TableStatus"] == "CREATING", td["TableStatus"]
+assert td["TableName"] == environ["T"]
+assert td["KeySchema"] == [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]
+assert td["TableArn"].endswith(":table/" + environ["T"]), td["TableArn"]
+' create-table --table-name "$T" --key-schema "$KS_PK_SK" --attribute-definitions "$AD_PK_SK" \
+  --billing-mode PAY_PER_REQUEST
+
+if wait_active "$T"; then pass "table becomes ACTIVE"; else fail "table becomes ACTIVE" "still not ACTIVE after 30s"; fi
+
+call_check "describe-table" '
+t = r["Table"]
+assert t["TableStatus"] == "ACTIVE"
+assert t["TableName"] == environ["T"]
+assert t["KeySchema"] == [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]
+assert sorted(t["AttributeDefinitions"], key=lambda a: a["AttributeName"]) == [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}]
+assert t["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+assert t["ItemCount"] == 0 and t["TableSizeBytes"] == 0
+assert re.match(r"^arn:aws:dynamodb:us-east-1:\d{12}:table/" + re.escape(environ["T"]) + "$", t["TableArn"]), t["TableArn"]
+assert isinstance(t["CreationDateTime"], (int, float, str))
+' describe-table --table-name "$T"
+
+# "Table already exists: <name>"
+expect_error "create-table duplicate -> ResourceInUseException" ResourceInUseException "Table already exists" \
+  create-table --table-name "$T" --key-schema "$KS_PK_SK" --attribute-definitions "$AD_PK_SK" \
+  --billing-mode PAY_PER_REQUEST
+expect_error "describe-table missing -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found" describe-table --table-name "compat-cli-$RUN-missing"
+
+# ------------------------------------------------------------------ ListTables
+LA="compat-cli-$RUN-list-a"; LB="compat-cli-$RUN-list-b"; LC="compat-cli-$RUN-list-c"
+export LA LB LC
+for t in "$LA" "$LB" "$LC"; do
+  TABLES+=("$t")
+  call "create-table $t" create-table --table-name "$t" \
+    --key-schema '[{"AttributeName":"Id","KeyType":"HASH"}]' \
+    --attribute-definitions '[{"AttributeName":"Id","AttributeType":"N"}]' \
+    --provisioned-throughput ReadCapacityUnits=1,WriteCapacityUnits=1
+done
+for t in "$LA" "$LB" "$LC"; do wait_active "$t" || fail "table $t becomes ACTIVE"; done
+
+# ExclusiveStartTableName is exclusive; Limit caps the page; LastEvaluatedTableName is
+# the last name of a page cut by Limit.
+call_check "list-tables --limit 1 --exclusive-start-table-name" '
+assert r["TableNames"] == [environ["LB"]], r["TableNames"]
+assert r["LastEvaluatedTableName"] == environ["LB"]
+' list-tables --no-paginate --limit 1 --exclusive-start-table-name "$LA"
+call_check "list-tables --limit 2 --exclusive-start-table-name" '
+assert r["TableNames"] == [environ["LB"], environ["LC"]], r["TableNames"]
+' list-tables --no-paginate --limit 2 --exclusive-start-table-name "$LA"
+# The CLI follows LastEvaluatedTableName itself with --page-size.
+call_check "list-tables auto-pagination (--page-size 2): complete, sorted" '
+names = r["TableNames"]
+for n in (environ["T"], environ["LA"], environ["LB"], environ["LC"]):
+    assert n in names, n
+assert names == sorted(names), "not in ascending order"
+assert len(names) == len(set(names)), "duplicates"
+' list-tables --page-size 2
+
+call_check "provisioned table: describe-table ProvisionedThroughput" '
+pt = r["Table"]["ProvisionedThroughput"]
+assert (pt["ReadCapacityUnits"], pt["WriteCapacityUnits"]) == (1, 1), pt
+assert r["Table"]["AttributeDefinitions"] == [{"AttributeName": "Id", "AttributeType": "N"}]
+' describe-table --table-name "$LA"
+
+call_check "delete-table returns TableStatus DELETING" '
+assert r["TableDescription"]["TableName"] == environ["LC"]
+assert r["TableDescription"]["TableStatus"] == "DELETING", r["TableDescription"]["TableStatus"]
+' delete-table --table-name "$LC"
+ddb delete-table --table-name "$LA" >/dev/null 2>&1
+ddb delete-table --table-name "$LB" >/dev/null 2>&1
+if wait_gone "$LC"; then pass "deleted table disappears"; else fail "deleted table disappears" "describe-table still succeeds after 30s"; fi
+call_check "list-tables no longer lists the deleted table" '
+assert environ["LC"] not in r["TableNames"]
+' list-tables
+
+# ------------------------------------------------------------------ PutItem / GetItem
+KEY_PROFILE=$(printf '{"PK":{"S":"%s"},"SK":{"S":"PROFILE"}}' "$PK")
+PROFILE=$(printf '{"PK":{"S":"%s"},"SK":{"S":"PROFILE"},"EntityType":{"S":"User"},"GSI1PK":{"S":"USER#%s@example.com"},"GSI1SK":{"S":"USER#%s@example.com"},"Email":{"S":"%s@example.com"},"Name":{"S":"John Doe"},"CreatedAt":{"S":"2024-01-01T00:00:00Z"},"UpdatedAt":{"S":"2024-01-01T00:00:00Z"}}' \
+  "$PK" "$USER_ID" "$USER_ID" "$USER_ID")
+export PROFILE
+call_check "put-item (seed User item) returns nothing" '
+assert r == {}, r
+' put-item --table-name "$T" --item "$PROFILE"
+call_check "get-item returns the item exactly" '
+assert r["Item"] == json.loads(environ["PROFILE"]), r
+' get-item --table-name "$T" --key "$KEY_PROFILE"
+call_check "get-item --consistent-read" '
+assert r["Item"] == json.loads(environ["PROFILE"])
+' get-item --table-name "$T" --key "$KEY_PROFILE" --consistent-read
+call_check "get-item --projection-expression with #name" '
+# Only the projected attributes are returned (not even the key).
+assert r["Item"] == {"Email": {"S": environ["PK"][5:] + "@example.com"}, "Name": {"S": "John Doe"}}, r
+' get-item --table-name "$T" --key "$KEY_PROFILE" --projection-expression "Email, #n" \
+  --expression-attribute-names '{"#n":"Name"}'
+call_check "get-item of a missing item has no Item" '
+# GetItem: "If there is no matching item, GetItem does not return any data and there
+# will be no Item element in the response."
+assert "Item" not in r, r
+' get-item --table-name "$T" --key "$(printf '{"PK":{"S":"%s"},"SK":{"S":"NOPE"}}' "$PK")"
+
+# All ten attribute types (see types_item.py for how binary goes through the CLI).
+"$PY" "$HERE/types_item.py" "$RUN" "$TMP/types"
+TYPES_EXPECT=$(cat "$TMP/types.out")
+export TYPES_EXPECT
+call "put-item all ten attribute types" put-item --table-name "$T" --item "file://$TMP/types.in" "${BINFMT[@]}" \
+  && pass "put-item all ten attribute types"
+call_check "get-item: all ten types round-trip (numbers exact, bytes exact)" '
+want = json.loads(environ["TYPES_EXPECT"])
+got = r["Item"]
+assert set(got) == set(want), sorted(set(got) ^ set(want))
+for k in want:
+    assert setlike(got[k]) == setlike(want[k]), (k, got[k], want[k])
+assert base64.b64decode(got["Bin"]["B"]).decode("utf-8") == "".join(chr(i) for i in range(256))
+' get-item --table-name "$T" --key "$(printf '{"PK":{"S":"TYPES#%s"},"SK":{"S":"TYPES"}}' "$RUN")"
+
+# Developer guide, Number type: "Leading and trailing zeroes are trimmed."
+call "put-item numbers with leading/trailing zeroes" put-item --table-name "$T" --item \
+  "$(printf '{"PK":{"S":"TYPES#%s"},"SK":{"S":"NORM"},"a":{"N":"8.30"},"b":{"N":"008.300"},"c":{"N":"-0.50"}}' "$RUN")" \
+  && call_check "numbers come back normalised (8.30 -> 8.3)" '
+i = r["Item"]
+assert (i["a"]["N"], i["b"]["N"], i["c"]["N"]) == ("8.3", "8.3", "-0.5"), i
+' get-item --table-name "$T" --key "$(printf '{"PK":{"S":"TYPES#%s"},"SK":{"S":"NORM"}}' "$RUN")"
+
+expect_error "get-item key of the wrong type -> ValidationException" ValidationException \
+  "The provided key element does not match the schema" \
+  get-item --table-name "$T" --key '{"PK":{"N":"1"},"SK":{"S":"PROFILE"}}'
+expect_error "get-item without the sort key -> ValidationException" ValidationException \
+  "The provided key element does not match the schema" \
+  get-item --table-name "$T" --key "$(printf '{"PK":{"S":"%s"}}' "$PK")"
+expect_error "put-item missing the sort key -> ValidationException" ValidationException \
+  "One or more parameter values were invalid: Missing the key SK in the item" \
+  put-item --table-name "$T" --item "$(printf '{"PK":{"S":"%s"},"Name":{"S":"x"}}' "$PK")"
+expect_error "put-item 39 significant digits -> ValidationException" ValidationException \
+  "38 significant digits" \
+  put-item --table-name "$T" --item "$(printf '{"PK":{"S":"%s"},"SK":{"S":"N39"},"n":{"N":"1234567890123456789012345678901234567891"}}' "$PK")"
+expect_error "put-item into a missing table -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found" put-item --table-name "compat-cli-$RUN-missing" --item "$PROFILE"
+
+# ------------------------------------------------------------------ BatchWriteItem
+REQS=$("$PY" - "$PK" "$USER_ID" <<'EOF'
+import json, sys
+pk, uid = sys.argv[1], sys.argv[2]
+reqs = []
+for i in range(1, 6):
+    ts = "2024-01-0%dT00:00:00Z" % i
+    reqs.append({"PutRequest": {"Item": {
+        "PK": {"S": pk}, "SK": {"S": "POST#%s#p%d" % (ts, i)}, "EntityType": {"S": "Post"},
+        "PostId": {"S": "p%d" % i}, "Title": {"S": "Post title %d" % i},
+        "Content": {"S": "Post content %d" % i}, "CreatedAt": {"S": ts},
+        "LikeCount": {"N": str(i * 10)}}}})
+for i in (1, 2):
+    reqs.append({"PutRequest": {"Item": {
+        "PK": {"S": pk}, "SK": {"S": "LIKE#POST#p%d" % i}, "EntityType": {"S": "Like"},
+        "PostId": {"S": "p%d" % i}, "UserId": {"S": uid}}}})
+print(json.dumps(reqs))
+EOF
+)
+call_check "batch-write-item 5 posts + 2 likes: nothing unprocessed" '
+assert r.get("UnprocessedItems", {}) == {}, r
+' batch-write-item --request-items "{\"$T\": $REQS}"
+
+P1="POST#2024-01-01T00:00:00Z#p1"; P2="POST#2024-01-02T00:00:00Z#p2"; P3="POST#2024-01-03T00:00:00Z#p3"
+P4="POST#2024-01-04T00:00:00Z#p4"; P5="POST#2024-01-05T00:00:00Z#p5"
+export P1 P2 P3 P4 P5
+
+# ------------------------------------------------------------------ Query
+# vals JSON-OBJECT-BODY : ExpressionAttributeValues with :pk plus the given entries.
+vals() { printf '{":pk":{"S":"%s"}%s}' "$PK" "${1:+,$1}"; }
+
+call_check "query PK only: every item, ascending sort key" '
+P = [environ["P%d" % i] for i in range(1, 6)]
+assert sks(r) == ["LIKE#POST#p1", "LIKE#POST#p2"] + P + ["PROFILE"], sks(r)
+assert r["Count"] == 8 and r["ScannedCount"] == 8
+assert "LastEvaluatedKey" not in r
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk" \
+  --expression-attribute-values "$(vals)"
+call_check "query begins_with(SK, POST#)" '
+assert sks(r) == [environ["P%d" % i] for i in range(1, 6)], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND begins_with(SK, :p)" \
+  --expression-attribute-values "$(vals '":p":{"S":"POST#"}')"
+call_check "query --no-scan-index-forward: descending" '
+assert sks(r) == [environ["P%d" % i] for i in range(5, 0, -1)], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND begins_with(SK, :p)" \
+  --expression-attribute-values "$(vals '":p":{"S":"POST#"}')" --no-scan-index-forward
+call_check "query SK = :v" '
+assert sks(r) == [environ["P3"]], sks(r)
+assert r["Items"][0]["Title"] == {"S": "Post title 3"} and r["Items"][0]["LikeCount"] == {"N": "30"}
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK = :v" \
+  --expression-attribute-values "$(vals "\":v\":{\"S\":\"$P3\"}")"
+call_check "query SK < :v" '
+assert sks(r) == ["LIKE#POST#p1", "LIKE#POST#p2", environ["P1"], environ["P2"]], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK < :v" \
+  --expression-attribute-values "$(vals "\":v\":{\"S\":\"$P3\"}")"
+call_check "query SK <= :v" '
+assert sks(r) == ["LIKE#POST#p1", "LIKE#POST#p2", environ["P1"], environ["P2"], environ["P3"]], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK <= :v" \
+  --expression-attribute-values "$(vals "\":v\":{\"S\":\"$P3\"}")"
+call_check "query SK > :v" '
+assert sks(r) == [environ["P4"], environ["P5"], "PROFILE"], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK > :v" \
+  --expression-attribute-values "$(vals "\":v\":{\"S\":\"$P3\"}")"
+call_check "query SK >= :v" '
+assert sks(r) == [environ["P3"], environ["P4"], environ["P5"], "PROFILE"], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK >= :v" \
+  --expression-attribute-values "$(vals "\":v\":{\"S\":\"$P3\"}")"
+call_check "query SK BETWEEN :a AND :b (inclusive)" '
+assert sks(r) == [environ["P2"], environ["P3"], environ["P4"]], sks(r)
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND SK BETWEEN :a AND :b" \
+  --expression-attribute-values "$(vals "\":a\":{\"S\":\"$P2\"},\":b\":{\"S\":\"$P4\"}")"
+call_check "query --select COUNT: Count, no Items" '
+assert r["Count"] == 5 and r["ScannedCount"] == 5, r
+assert "Items" not in r, r
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND begins_with(SK, :p)" \
+  --expression-attribute-values "$(vals '":p":{"S":"POST#"}')" --select COUNT
+call_check "query --projection-expression + --expression-attribute-names" '
+assert r["Items"] == [{"SK": {"S": environ["P%d" % i]}, "Title": {"S": "Post title %d" % i}} for i in range(1, 6)], r["Items"]
+' query --no-paginate --table-name "$T" --key-condition-expression "#pk = :pk AND begins_with(#sk, :p)" \
+  --expression-attribute-values "$(vals '":p":{"S":"POST#"}')" \
+  --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --projection-expression "#sk, Title"
+
+# Limit + ExclusiveStartKey: 5 posts, Limit 2 -> pages of 2, 2, 1; LastEvaluatedKey is the
+# primary key of the last item on a page cut by Limit, and absent on the last page.
+PAGE_ARGS=(query --no-paginate --table-name "$T" --limit 2 --key-condition-expression "PK = :pk AND begins_with(SK, :p)"
+           --expression-attribute-values "$(vals '":p":{"S":"POST#"}')")
+call_check "query page 1 (--limit 2)" '
+assert sks(r) == [environ["P1"], environ["P2"]], sks(r)
+assert r["Count"] == 2
+assert r["LastEvaluatedKey"] == {"PK": {"S": environ["PK"]}, "SK": {"S": environ["P2"]}}, r.get("LastEvaluatedKey")
+' "${PAGE_ARGS[@]}"
+LEK=$(printf '%s' "$OUT" | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin).get("LastEvaluatedKey", {})))' 2>/dev/null)
+call_check "query page 2 (--exclusive-start-key)" '
+assert sks(r) == [environ["P3"], environ["P4"]], sks(r)
+assert r["LastEvaluatedKey"]["SK"] == {"S": environ["P4"]}
+' "${PAGE_ARGS[@]}" --exclusive-start-key "$LEK"
+LEK=$(printf '%s' "$OUT" | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin).get("LastEvaluatedKey", {})))' 2>/dev/null)
+call_check "query page 3: last page has no LastEvaluatedKey" '
+assert sks(r) == [environ["P5"]], sks(r)
+assert "LastEvaluatedKey" not in r, r
+' "${PAGE_ARGS[@]}" --exclusive-start-key "$LEK"
+call_check "query descending page (--limit 2 --no-scan-index-forward)" '
+assert sks(r) == [environ["P5"], environ["P4"]], sks(r)
+assert r["LastEvaluatedKey"]["SK"] == {"S": environ["P4"]}
+' "${PAGE_ARGS[@]}" --no-scan-index-forward
+call_check "query auto-pagination (--page-size 3)" '
+assert len(r["Items"]) == 8, len(r["Items"])
+assert sks(r)[0] == "LIKE#POST#p1" and sks(r)[-1] == "PROFILE"
+' query --table-name "$T" --page-size 3 --key-condition-expression "PK = :pk" --expression-attribute-values "$(vals)"
+
+expect_error "query without a partition-key condition -> ValidationException" ValidationException \
+  "Query condition missed key schema element" \
+  query --no-paginate --table-name "$T" --key-condition-expression "SK = :s" \
+  --expression-attribute-values '{":s":{"S":"PROFILE"}}'
+
+# ------------------------------------------------------------------ Scan
+# The table now holds: profile, 5 posts, 2 likes (user partition) + TYPES, NORM = 10.
+call_check "scan: every item" '
+assert r["Count"] == 10 and len(r["Items"]) == 10, r["Count"]
+' scan --table-name "$T"
+ALL=()
+START=""
+for page in 1 2 3 4 5 6; do
+  if [ -n "$START" ]; then call "scan page $page" scan --no-paginate --table-name "$T" --limit 3 --exclusive-start-key "$START" || break
+  else call "scan page $page" scan --no-paginate --table-name "$T" --limit 3 || break; fi
+  printf '%s\n' "$OUT" > "$TMP/scan-page-$page.json"
+  START=$(printf '%s' "$OUT" | "$PY" -c 'import json,sys; k=json.load(sys.stdin).get("LastEvaluatedKey"); print(json.dumps(k) if k else "")')
+  [ -z "$START" ] && break
+done
+OUT=$("$PY" - "$TMP"/scan-page-*.json <<'EOF'
+import json, sys
+pages = [json.load(open(p)) for p in sys.argv[1:]]
+print(json.dumps({"pages": [[[i["PK"]["S"], i["SK"]["S"]] for i in p["Items"]] for p in pages]}))
+EOF
+)
+check "scan --limit 3 pagination: each item exactly once" '
+pages = r["pages"]
+assert all(len(p) <= 3 for p in pages), [len(p) for p in pages]
+keys = [tuple(k) for p in pages for k in p]
+assert len(keys) == 10 and len(set(keys)) == 10, keys
+'
+for seg in 0 1 2; do
+  call "scan segment $seg/3" scan --table-name "$T" --segment "$seg" --total-segments 3 --page-size 2 \
+    && printf '%s\n' "$OUT" > "$TMP/seg-$seg.json"
+done
+OUT=$("$PY" - "$TMP"/seg-*.json <<'EOF'
+import json, sys
+print(json.dumps({"segs": [[[i["PK"]["S"], i["SK"]["S"]] for i in json.load(open(p))["Items"]] for p in sys.argv[1:]]}))
+EOF
+)
+# Parallel scan: the segments are disjoint and together cover the whole table.
+check "parallel scan (3 segments): every item exactly once" '
+assert len(r["segs"]) == 3
+keys = [tuple(k) for s in r["segs"] for k in s]
+assert len(keys) == 10 and len(set(keys)) == 10, keys
+'
+call_check "scan --select COUNT" '
+assert r["Count"] == 10 and "Items" not in r, r
+' scan --no-paginate --table-name "$T" --select COUNT
+expect_error "scan --segment >= --total-segments -> ValidationException" ValidationException "" \
+  scan --no-paginate --table-name "$T" --segment 3 --total-segments 3
+expect_error "scan missing table -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found" scan --table-name "compat-cli-$RUN-missing"
+
+# ------------------------------------------------------------------ BatchGetItem
+BG=$(printf '{"%s":{"Keys":[{"PK":{"S":"%s"},"SK":{"S":"PROFILE"}},{"PK":{"S":"%s"},"SK":{"S":"%s"}},{"PK":{"S":"%s"},"SK":{"S":"%s"}},{"PK":{"S":"%s"},"SK":{"S":"POST#missing"}}],"ProjectionExpression":"SK, EntityType"}}' \
+  "$T" "$PK" "$PK" "$P1" "$PK" "$P5" "$PK")
+call_check "batch-get-item: found items only, projected, nothing unprocessed" '
+items = r["Responses"][environ["T"]]
+got = sorted((i["SK"]["S"], i["EntityType"]["S"]) for i in items)
+assert got == sorted([(environ["P1"], "Post"), (environ["P5"], "Post"), ("PROFILE", "User")]), got
+assert all(set(i) == {"SK", "EntityType"} for i in items), items
+assert r.get("UnprocessedKeys", {}) == {}, r
+' batch-get-item --request-items "$BG"
+expect_error "batch-get-item duplicate keys -> ValidationException" ValidationException \
+  "Provided list of item keys contains duplicates" \
+  batch-get-item --request-items "$(printf '{"%s":{"Keys":[%s,%s]}}' "$T" "$KEY_PROFILE" "$KEY_PROFILE")"
+
+# ------------------------------------------------------------------ DeleteItem
+call_check "delete-item --return-values ALL_OLD returns the old item" '
+assert r["Attributes"] == json.loads(environ["PROFILE"]), r
+' delete-item --table-name "$T" --key "$KEY_PROFILE" --return-values ALL_OLD
+call_check "deleted item is gone" '
+assert "Item" not in r, r
+' get-item --table-name "$T" --key "$KEY_PROFILE" --consistent-read
+call_check "delete-item of a missing item: no error, no Attributes" '
+assert "Attributes" not in r, r
+' delete-item --table-name "$T" --key "$KEY_PROFILE" --return-values ALL_OLD
+call_check "batch-write-item DeleteRequests" '
+assert r.get("UnprocessedItems", {}) == {}, r
+' batch-write-item --request-items "$(printf '{"%s":[{"DeleteRequest":{"Key":{"PK":{"S":"%s"},"SK":{"S":"LIKE#POST#p1"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"%s"},"SK":{"S":"LIKE#POST#p2"}}}}]}' "$T" "$PK" "$PK")"
+call_check "likes are gone" '
+assert r["Count"] == 0 and r["Items"] == [], r
+' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND begins_with(SK, :p)" \
+  --expression-attribute-values "$(vals '":p":{"S":"LIKE#"}')"
+
+# ------------------------------------------------------------------ DeleteTable
+call_check "delete-table" '
+assert r["TableDescription"]["TableName"] == environ["T"]
+assert r["TableDescription"]["TableStatus"] == "DELETING", r["TableDescription"]["TableStatus"]
+' delete-table --table-name "$T"
+if wait_gone "$T"; then pass "table is gone after delete-table"; else fail "table is gone after delete-table"; fi
+expect_error "get-item on a deleted table -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found" get-item --table-name "$T" --key "$KEY_PROFILE"
+expect_error "delete-table missing -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found" delete-table --table-name "$T"
+
+echo
+if [ "$FAIL" -gt 0 ]; then
+  echo "# failed checks:"
+  printf '#   %s\n' "${FAILED[@]}"
+fi
+echo "cli: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

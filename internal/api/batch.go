@@ -1,0 +1,441 @@
+package api
+
+import (
+	"sort"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// Batch limits.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+// and https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+const (
+	MaxBatchGetKeys      = 100
+	MaxBatchWriteItems   = 25
+	MaxBatchGetBytes     = 16 << 20
+	MaxBatchRequestBytes = 16 << 20
+)
+
+// KeysAndAttributes is one table's part of a BatchGetItem request.
+type KeysAndAttributes struct {
+	Keys                 []attr.Item
+	hasKeys              bool
+	ProjectionExpression *string
+	ExpressionParams     ExpressionParams
+	AttributesToGet      []string
+	ConsistentRead       *bool
+
+	// Projection is the parsed projection; nil means all attributes.
+	Projection []*expr.Path
+	// Raw is the request's JSON for this table, returned as is in
+	// UnprocessedKeys apart from the Keys member.
+	raw []byte
+}
+
+// BatchGetItemInput is the BatchGetItem request.
+type BatchGetItemInput struct {
+	RequestItems           map[string]*KeysAndAttributes
+	Tables                 []string // RequestItems' names in request order
+	ReturnConsumedCapacity *string
+}
+
+// Decode implements Input.
+func (in *BatchGetItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "BatchGetItemInput", func(k string) error {
+		switch k {
+		case "RequestItems":
+			m := map[string]*KeysAndAttributes{}
+			ok, err := r.Object("Map", func(table string) error {
+				ka := &KeysAndAttributes{}
+				_, err := object(r, "KeysAndAttributes", func(k string) error {
+					if ok, err := ka.ExpressionParams.decodeMember(r, k); ok {
+						return err
+					}
+					switch k {
+					case "Keys":
+						var err error
+						ka.hasKeys, err = readItemList(r, &ka.Keys)
+						return err
+					case "ProjectionExpression":
+						return readString(r, &ka.ProjectionExpression)
+					case "AttributesToGet":
+						_, err := readStringList(r, &ka.AttributesToGet)
+						return err
+					case "ConsistentRead":
+						return readBool(r, &ka.ConsistentRead)
+					}
+					return r.Skip()
+				})
+				if _, dup := m[table]; !dup {
+					in.Tables = append(in.Tables, table)
+				}
+				m[table] = ka
+				return err
+			})
+			if ok {
+				in.RequestItems = m
+			}
+			return err
+		case "ReturnConsumedCapacity":
+			return readString(r, &in.ReturnConsumedCapacity)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the tables.
+func (in *BatchGetItemInput) Validate() error {
+	var c constraints
+	if in.RequestItems == nil {
+		c.add("", true, "requestItems", "Member must not be null")
+	} else if len(in.RequestItems) == 0 {
+		return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	for _, t := range in.Tables {
+		name := t
+		if !namePattern.MatchString(name) || len(name) < 3 || len(name) > 255 {
+			c.add(requestItemsString(in), false, "requestItems", "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]")
+			break
+		}
+	}
+	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	if err := c.err(); err != nil {
+		return err
+	}
+	total := 0
+	for _, t := range in.Tables {
+		ka := in.RequestItems[t]
+		if !ka.hasKeys {
+			return ddberr.Validation("1 validation error detected: Value null at 'RequestItems." + t + ".member.Keys' failed to satisfy constraint: Member must not be null")
+		}
+		if len(ka.Keys) == 0 {
+			return ddberr.Validation("1 validation error detected: Value at 'RequestItems." + t + ".member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		}
+		if len(ka.Keys) > MaxBatchGetKeys {
+			return ddberr.Validation("1 validation error detected: Value at 'RequestItems." + t + ".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100")
+		}
+		total += len(ka.Keys)
+	}
+	if total > MaxBatchGetKeys {
+		return ddberr.Validation("Too many items requested for the BatchGetItem call")
+	}
+	for _, t := range in.Tables {
+		ka := in.RequestItems[t]
+		var legacy []string
+		if ka.AttributesToGet != nil {
+			legacy = append(legacy, "AttributesToGet")
+		}
+		ctx, err := ka.ExpressionParams.newContext([]exprParam{{expr.ProjectionExpression, ka.ProjectionExpression}}, legacy)
+		if err != nil {
+			return err
+		}
+		for _, k := range ka.Keys {
+			if k == nil {
+				return ddberr.Validation("1 validation error detected: Value null at 'RequestItems." + t + ".member.Keys.member' failed to satisfy constraint: Member must not be null")
+			}
+			if err := attr.ValidateItem(k); err != nil {
+				return err
+			}
+		}
+		if ka.Projection, err = attributesToGet(ka.AttributesToGet); err != nil {
+			return err
+		}
+		if ka.ProjectionExpression != nil {
+			if ka.Projection, err = ctx.ParseProjection(*ka.ProjectionExpression); err != nil {
+				return err
+			}
+		}
+		if err := ctx.CheckUnused(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// requestItemsString echoes RequestItems' table names in a constraint
+// message.
+func requestItemsString(in *BatchGetItemInput) string {
+	b := []byte{'{'}
+	for i, t := range in.Tables {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendString(b, t)
+		b = append(b, `:{...}`...)
+	}
+	return string(append(b, '}'))
+}
+
+// AppendUnprocessed appends the KeysAndAttributes JSON for keys left
+// unprocessed, echoing the table's projection settings.
+func (ka *KeysAndAttributes) AppendUnprocessed(dst []byte, keys []attr.Item) []byte {
+	dst = append(dst, `{"Keys":[`...)
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = attr.AppendItem(dst, k)
+	}
+	dst = append(dst, ']')
+	if ka.ProjectionExpression != nil {
+		dst = append(dst, `,"ProjectionExpression":`...)
+		dst = wire.AppendString(dst, *ka.ProjectionExpression)
+	}
+	if ka.ExpressionParams.Names != nil {
+		dst = append(dst, `,"ExpressionAttributeNames":{`...)
+		for i, k := range sortedKeys(ka.ExpressionParams.Names) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = wire.AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = wire.AppendString(dst, ka.ExpressionParams.Names[k])
+		}
+		dst = append(dst, '}')
+	}
+	if ka.AttributesToGet != nil {
+		dst = append(dst, `,"AttributesToGet":[`...)
+		for i, a := range ka.AttributesToGet {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = wire.AppendString(dst, a)
+		}
+		dst = append(dst, ']')
+	}
+	if ka.ConsistentRead != nil {
+		dst = append(dst, `,"ConsistentRead":`...)
+		dst = wire.AppendBool(dst, *ka.ConsistentRead)
+	}
+	return append(dst, '}')
+}
+
+// BatchGetItemOutput is the BatchGetItem response. Responses holds each
+// table's items as encoded JSON; Unprocessed the encoded KeysAndAttributes
+// of keys left for a retry.
+type BatchGetItemOutput struct {
+	Tables           []string
+	Responses        map[string][][]byte
+	Unprocessed      map[string][]byte
+	ConsumedCapacity []*ConsumedCapacity
+}
+
+// AppendJSON appends the response body.
+func (o *BatchGetItemOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"Responses":{`...)
+	for i, t := range o.Tables {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = wire.AppendString(dst, t)
+		dst = append(dst, ":["...)
+		for j, item := range o.Responses[t] {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, item...)
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, `},"UnprocessedKeys":{`...)
+	first := true
+	for _, t := range o.Tables {
+		u, ok := o.Unprocessed[t]
+		if !ok {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = wire.AppendString(dst, t)
+		dst = append(dst, ':')
+		dst = append(dst, u...)
+	}
+	dst = append(dst, '}')
+	dst = appendCapacities(dst, o.ConsumedCapacity)
+	return append(dst, '}')
+}
+
+func appendCapacities(dst []byte, cc []*ConsumedCapacity) []byte {
+	if cc == nil {
+		return dst
+	}
+	dst = append(dst, `,"ConsumedCapacity":[`...)
+	for i, c := range cc {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = c.AppendJSON(dst)
+	}
+	return append(dst, ']')
+}
+
+// WriteRequest is one PutRequest or DeleteRequest of BatchWriteItem.
+type WriteRequest struct {
+	Put    attr.Item // PutRequest.Item
+	Delete attr.Item // DeleteRequest.Key
+	// HasPut and HasDelete record which members were present.
+	HasPut, HasDelete bool
+}
+
+// BatchWriteItemInput is the BatchWriteItem request.
+type BatchWriteItemInput struct {
+	RequestItems                map[string][]WriteRequest
+	Tables                      []string
+	ReturnConsumedCapacity      *string
+	ReturnItemCollectionMetrics *string
+}
+
+// Decode implements Input.
+func (in *BatchWriteItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "BatchWriteItemInput", func(k string) error {
+		switch k {
+		case "RequestItems":
+			m := map[string][]WriteRequest{}
+			ok, err := r.Object("Map", func(table string) error {
+				list := []WriteRequest{}
+				_, err := r.Array("List", func(int) error {
+					var wr WriteRequest
+					_, err := object(r, "WriteRequest", func(k string) error {
+						switch k {
+						case "PutRequest":
+							if r.Peek() == wire.Null {
+								return r.Skip()
+							}
+							wr.HasPut = true
+							_, err := object(r, "PutRequest", func(k string) error {
+								if k == "Item" {
+									return readItem(r, &wr.Put)
+								}
+								return r.Skip()
+							})
+							return err
+						case "DeleteRequest":
+							if r.Peek() == wire.Null {
+								return r.Skip()
+							}
+							wr.HasDelete = true
+							_, err := object(r, "DeleteRequest", func(k string) error {
+								if k == "Key" {
+									return readItem(r, &wr.Delete)
+								}
+								return r.Skip()
+							})
+							return err
+						}
+						return r.Skip()
+					})
+					list = append(list, wr)
+					return err
+				})
+				if _, dup := m[table]; !dup {
+					in.Tables = append(in.Tables, table)
+				}
+				m[table] = list
+				return err
+			})
+			if ok {
+				in.RequestItems = m
+			}
+			return err
+		case "ReturnConsumedCapacity":
+			return readString(r, &in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return readString(r, &in.ReturnItemCollectionMetrics)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the tables.
+func (in *BatchWriteItemInput) Validate() error {
+	var c constraints
+	if in.RequestItems == nil {
+		c.add("", true, "requestItems", "Member must not be null")
+	} else if len(in.RequestItems) == 0 {
+		return ddberr.Validation("The requestItems parameter is required for BatchWriteItem")
+	}
+	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
+	if err := c.err(); err != nil {
+		return err
+	}
+	for _, t := range in.Tables {
+		if !namePattern.MatchString(t) || len(t) < 3 || len(t) > 255 {
+			return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]")
+		}
+		n := len(in.RequestItems[t])
+		if n == 0 || n > MaxBatchWriteItems {
+			return ddberr.Validation("1 validation error detected: Value at 'RequestItems." + t + ".member' failed to satisfy constraint: Member must have length less than or equal to 25")
+		}
+	}
+	total := 0
+	for _, t := range in.Tables {
+		total += len(in.RequestItems[t])
+	}
+	if total > MaxBatchWriteItems {
+		return ddberr.Validation("Too many items requested for the BatchWriteItem call")
+	}
+	for _, t := range in.Tables {
+		for i, wr := range in.RequestItems[t] {
+			if wr.HasPut == wr.HasDelete {
+				return ddberr.Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+			}
+			if wr.HasPut && wr.Put == nil {
+				return ddberr.Validationf("1 validation error detected: Value null at 'requestItems.%s.member.%d.member.putRequest.item' failed to satisfy constraint: Member must not be null", t, i+1)
+			}
+			if wr.HasDelete && wr.Delete == nil {
+				return ddberr.Validationf("1 validation error detected: Value null at 'requestItems.%s.member.%d.member.deleteRequest.key' failed to satisfy constraint: Member must not be null", t, i+1)
+			}
+			item := wr.Put
+			if wr.HasDelete {
+				item = wr.Delete
+			}
+			if err := attr.ValidateItem(item); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// BatchWriteItemOutput is the BatchWriteItem response; Unprocessed holds
+// each table's unprocessed WriteRequests as encoded JSON.
+type BatchWriteItemOutput struct {
+	Unprocessed      map[string][][]byte
+	ConsumedCapacity []*ConsumedCapacity
+}
+
+// AppendJSON appends the response body.
+func (o *BatchWriteItemOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"UnprocessedItems":{`...)
+	tables := make([]string, 0, len(o.Unprocessed))
+	for t := range o.Unprocessed {
+		tables = append(tables, t)
+	}
+	sort.Strings(tables)
+	for i, t := range tables {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = wire.AppendString(dst, t)
+		dst = append(dst, ":["...)
+		for j, w := range o.Unprocessed[t] {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, w...)
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, '}')
+	dst = appendCapacities(dst, o.ConsumedCapacity)
+	return append(dst, '}')
+}

@@ -1,0 +1,116 @@
+package api
+
+import (
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// Input is implemented by every operation's input.
+type Input interface {
+	// Decode reads the request body's JSON object. Unknown members are
+	// ignored, as DynamoDB ignores them; members of the wrong JSON type
+	// are a SerializationException.
+	Decode(r *wire.Reader) error
+}
+
+// DecodeInput decodes a request body into in. An empty body or anything
+// but a JSON object is a SerializationException.
+func DecodeInput(body []byte, in Input) error {
+	r := wire.NewReader(body)
+	if r.Peek() != wire.Object {
+		if r.Peek() == wire.Invalid {
+			return ddberr.Serialization("")
+		}
+		return ddberr.Serialization("Start of structure or map found where not expected")
+	}
+	if err := in.Decode(r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// object iterates the members of a JSON object; a null is an absent
+// object.
+func object(r *wire.Reader, typ string, fn func(key string) error) (bool, error) {
+	return r.Object(typ, fn)
+}
+
+func readString(r *wire.Reader, dst **string) error {
+	s, ok, err := r.String()
+	if ok {
+		*dst = &s
+	}
+	return err
+}
+
+func readBool(r *wire.Reader, dst **bool) error {
+	b, ok, err := r.Bool()
+	if ok {
+		*dst = &b
+	}
+	return err
+}
+
+func readInt(r *wire.Reader, want string, dst **int64) error {
+	n, ok, err := r.Int64(want)
+	if ok {
+		*dst = &n
+	}
+	return err
+}
+
+func readStringList(r *wire.Reader, dst *[]string) (bool, error) {
+	list := []string{}
+	ok, err := r.Array("List", func(int) error {
+		s, ok, err := r.String()
+		if ok {
+			list = append(list, s)
+		}
+		return err
+	})
+	if ok {
+		*dst = list
+	}
+	return ok, err
+}
+
+func readStringMap(r *wire.Reader, dst *map[string]string) error {
+	m := map[string]string{}
+	ok, err := r.Object("Map", func(k string) error {
+		s, ok, err := r.String()
+		if ok {
+			m[k] = s
+		}
+		return err
+	})
+	if ok {
+		*dst = m
+	}
+	return err
+}
+
+func readItem(r *wire.Reader, dst *attr.Item) error {
+	item, ok, err := attr.ReadItem(r)
+	if ok {
+		*dst = item
+	}
+	return err
+}
+
+func readItemList(r *wire.Reader, dst *[]attr.Item) (bool, error) {
+	list := []attr.Item{}
+	ok, err := r.Array("List", func(int) error {
+		item, ok, err := attr.ReadItem(r)
+		if ok {
+			list = append(list, item)
+		} else if err == nil {
+			list = append(list, nil)
+		}
+		return err
+	})
+	if ok {
+		*dst = list
+	}
+	return ok, err
+}

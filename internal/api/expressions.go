@@ -1,0 +1,154 @@
+package api
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// ExpressionParams are the ExpressionAttributeNames and
+// ExpressionAttributeValues members shared by the expression-using
+// operations.
+type ExpressionParams struct {
+	Names  map[string]string // nil when absent
+	Values attr.Item         // nil when absent
+}
+
+// decodeMember decodes key if it is one of the expression members.
+func (p *ExpressionParams) decodeMember(r *wire.Reader, key string) (bool, error) {
+	switch key {
+	case "ExpressionAttributeNames":
+		return true, readStringMap(r, &p.Names)
+	case "ExpressionAttributeValues":
+		return true, readItem(r, &p.Values)
+	}
+	return false, nil
+}
+
+// exprParam names one expression member of a request and its text.
+type exprParam struct {
+	kind expr.Kind
+	src  *string
+}
+
+var (
+	namePlaceholder  = regexp.MustCompile(`^#[0-9A-Za-z_]+$`)
+	valuePlaceholder = regexp.MustCompile(`^:[0-9A-Za-z_]+$`)
+)
+
+// newContext validates the expression members the way DynamoDB does
+// before parsing any expression: legacy and expression members mixed,
+// names or values without expressions, empty maps, malformed
+// placeholders, invalid values. exprs lists the request's expression
+// members (present or not); legacy lists the names of the legacy members
+// that are present.
+func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr.Context, error) {
+	var present []string
+	valueExprs := 0
+	valueExprNames := []string{}
+	for _, e := range exprs {
+		if e.kind != expr.ProjectionExpression {
+			valueExprNames = append(valueExprNames, string(e.kind))
+		}
+		if e.src != nil {
+			present = append(present, string(e.kind))
+			if e.kind != expr.ProjectionExpression {
+				valueExprs++
+			}
+		}
+	}
+	if len(present) > 0 && len(legacy) > 0 {
+		return nil, ddberr.Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
+			strings.Join(legacy, ", ") + "} Expression parameters: {" + strings.Join(present, ", ") + "}")
+	}
+	if p.Names != nil && len(present) == 0 {
+		return nil, ddberr.Validation("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	if p.Values != nil && valueExprs == 0 {
+		return nil, ddberr.Validation("ExpressionAttributeValues can only be specified when using expressions")
+	}
+	if p.Names != nil {
+		if len(p.Names) == 0 {
+			return nil, ddberr.Validation("ExpressionAttributeNames must not be empty")
+		}
+		for _, k := range sortedKeys(p.Names) {
+			if !namePlaceholder.MatchString(k) {
+				return nil, ddberr.Validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+	}
+	if p.Values != nil {
+		if len(p.Values) == 0 {
+			return nil, ddberr.Validation("ExpressionAttributeValues must not be empty")
+		}
+		keys := p.Values.SortedNames()
+		for _, k := range keys {
+			if !valuePlaceholder.MatchString(k) {
+				return nil, ddberr.Validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+		for _, k := range keys {
+			v, err := attr.Validate(p.Values[k])
+			if err != nil {
+				return nil, ddberr.Validation("ExpressionAttributeValues contains invalid value: " + messageOf(err) + " for key " + k)
+			}
+			p.Values[k] = v
+		}
+	}
+	return expr.NewContext(p.Names, p.Values), nil
+}
+
+func messageOf(err error) string {
+	if e, ok := ddberr.As(err); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// projection parses an optional ProjectionExpression.
+func projection(c *expr.Context, src *string) ([]*expr.Path, error) {
+	if src == nil {
+		return nil, nil
+	}
+	return c.ParseProjection(*src)
+}
+
+// condition parses an optional condition-kind expression.
+func condition(c *expr.Context, kind expr.Kind, src *string) (expr.Expr, error) {
+	if src == nil {
+		return nil, nil
+	}
+	return c.ParseCondition(kind, *src)
+}
+
+// attributesToGet converts the legacy AttributesToGet list into projection
+// paths of top-level attributes.
+func attributesToGet(names []string) ([]*expr.Path, error) {
+	if names == nil {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	paths := make([]*expr.Path, 0, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return nil, ddberr.InvalidParam("Duplicate value in attribute name: " + n)
+		}
+		seen[n] = true
+		paths = append(paths, &expr.Path{Elems: []expr.Elem{{Name: n, Raw: n}}})
+	}
+	return paths, nil
+}

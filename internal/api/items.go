@@ -1,0 +1,415 @@
+package api
+
+import (
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// CommonWrite holds the members PutItem, DeleteItem and UpdateItem share.
+type CommonWrite struct {
+	TableName                           *string
+	ConditionExpression                 *string
+	ExpressionParams                    ExpressionParams
+	Expected                            map[string]expr.LegacyCondition
+	ConditionalOperator                 *string
+	ReturnValues                        *string
+	ReturnConsumedCapacity              *string
+	ReturnItemCollectionMetrics         *string
+	ReturnValuesOnConditionCheckFailure *string
+
+	// Condition is the parsed ConditionExpression (or converted
+	// Expected), nil when the request has none. Set by Validate.
+	Condition expr.Expr
+}
+
+func (w *CommonWrite) decodeMember(r *wire.Reader, k string) (bool, error) {
+	if ok, err := w.ExpressionParams.decodeMember(r, k); ok {
+		return true, err
+	}
+	switch k {
+	case "TableName":
+		return true, readString(r, &w.TableName)
+	case "ConditionExpression":
+		return true, readString(r, &w.ConditionExpression)
+	case "Expected":
+		return true, decodeLegacyConditions(r, "ExpectedAttributeValue", &w.Expected)
+	case "ConditionalOperator":
+		return true, readString(r, &w.ConditionalOperator)
+	case "ReturnValues":
+		return true, readString(r, &w.ReturnValues)
+	case "ReturnConsumedCapacity":
+		return true, readString(r, &w.ReturnConsumedCapacity)
+	case "ReturnItemCollectionMetrics":
+		return true, readString(r, &w.ReturnItemCollectionMetrics)
+	case "ReturnValuesOnConditionCheckFailure":
+		return true, readString(r, &w.ReturnValuesOnConditionCheckFailure)
+	}
+	return false, nil
+}
+
+// constraints adds the member constraints shared by the write operations.
+func (w *CommonWrite) constraints(c *constraints) {
+	c.name("tableName", w.TableName, true)
+	c.enum("returnConsumedCapacity", w.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	c.enum("returnItemCollectionMetrics", w.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
+	c.enum("returnValues", w.ReturnValues, returnValuesValues...)
+	c.enum("returnValuesOnConditionCheckFailure", w.ReturnValuesOnConditionCheckFailure, returnValuesOnCCFValues...)
+	c.enum("conditionalOperator", w.ConditionalOperator, conditionalOperatorValues...)
+}
+
+func (w *CommonWrite) legacyParams() []string {
+	var l []string
+	if w.Expected != nil {
+		l = append(l, "Expected")
+	}
+	if w.ConditionalOperator != nil {
+		l = append(l, "ConditionalOperator")
+	}
+	return l
+}
+
+// prepareCondition validates the expression members and parses the
+// condition (or converts Expected). extra lists further expression
+// members of the operation (UpdateExpression), parsed by the caller with
+// the returned context before CheckUnused.
+func (w *CommonWrite) prepareCondition(extra ...exprParam) (*expr.Context, error) {
+	exprs := append([]exprParam{{expr.ConditionExpression, w.ConditionExpression}}, extra...)
+	ctx, err := w.ExpressionParams.newContext(exprs, w.legacyParams())
+	if err != nil {
+		return nil, err
+	}
+	if w.Expected != nil {
+		if err := validateLegacyValues(w.Expected); err != nil {
+			return nil, err
+		}
+		op := ""
+		if w.ConditionalOperator != nil {
+			op = *w.ConditionalOperator
+		}
+		w.Condition, err = expr.LegacyToCondition(w.Expected, op, true)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ctx, nil
+}
+
+// ReturnValue returns ReturnValues or "NONE".
+func (w *CommonWrite) ReturnValue() string {
+	if w.ReturnValues == nil {
+		return "NONE"
+	}
+	return *w.ReturnValues
+}
+
+// ReturnOldOnConditionFailure reports whether a failed condition should
+// return the item (ReturnValuesOnConditionCheckFailure=ALL_OLD).
+func (w *CommonWrite) ReturnOldOnConditionFailure() bool {
+	return w.ReturnValuesOnConditionCheckFailure != nil && *w.ReturnValuesOnConditionCheckFailure == "ALL_OLD"
+}
+
+// PutItemInput is the PutItem request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
+type PutItemInput struct {
+	CommonWrite
+	Item attr.Item
+}
+
+// Decode implements Input.
+func (in *PutItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "PutItemInput", func(k string) error {
+		if ok, err := in.decodeMember(r, k); ok {
+			return err
+		}
+		if k == "Item" {
+			return readItem(r, &in.Item)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the table. Its messages come in
+// the single-error envelope, as DynamoDB's current validation layer sends
+// them for PutItem.
+func (in *PutItemInput) Validate() error { return envelope(in.validate()) }
+
+func (in *PutItemInput) validate() error {
+	var c constraints
+	in.constraints(&c)
+	if in.Item == nil {
+		c.add("", true, "item", "Member must not be null")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	ctx, err := in.prepareCondition()
+	if err != nil {
+		return err
+	}
+	if err := attr.ValidateItem(in.Item); err != nil {
+		return err
+	}
+	if rv := in.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
+		return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if in.ConditionExpression != nil {
+		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
+			return err
+		}
+	}
+	return ctx.CheckUnused()
+}
+
+// DeleteItemInput is the DeleteItem request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
+type DeleteItemInput struct {
+	CommonWrite
+	Key attr.Item
+}
+
+// Decode implements Input.
+func (in *DeleteItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "DeleteItemInput", func(k string) error {
+		if ok, err := in.decodeMember(r, k); ok {
+			return err
+		}
+		if k == "Key" {
+			return readItem(r, &in.Key)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the table, in the single-error
+// envelope DynamoDB uses for DeleteItem.
+func (in *DeleteItemInput) Validate() error { return envelope(in.validate()) }
+
+func (in *DeleteItemInput) validate() error {
+	var c constraints
+	in.constraints(&c)
+	if in.Key == nil {
+		c.add("", true, "key", "Member must not be null")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	ctx, err := in.prepareCondition()
+	if err != nil {
+		return err
+	}
+	if err := attr.ValidateItem(in.Key); err != nil {
+		return err
+	}
+	if rv := in.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
+		return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if in.ConditionExpression != nil {
+		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
+			return err
+		}
+	}
+	return ctx.CheckUnused()
+}
+
+// GetItemInput is the GetItem request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
+type GetItemInput struct {
+	TableName              *string
+	Key                    attr.Item
+	ProjectionExpression   *string
+	ExpressionParams       ExpressionParams
+	AttributesToGet        []string
+	ConsistentRead         *bool
+	ReturnConsumedCapacity *string
+
+	// Projection is the parsed ProjectionExpression or AttributesToGet;
+	// nil means all attributes. Set by Validate.
+	Projection []*expr.Path
+}
+
+// Decode implements Input.
+func (in *GetItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "GetItemInput", func(k string) error {
+		if ok, err := in.ExpressionParams.decodeMember(r, k); ok {
+			return err
+		}
+		switch k {
+		case "TableName":
+			return readString(r, &in.TableName)
+		case "Key":
+			return readItem(r, &in.Key)
+		case "ProjectionExpression":
+			return readString(r, &in.ProjectionExpression)
+		case "AttributesToGet":
+			_, err := readStringList(r, &in.AttributesToGet)
+			return err
+		case "ConsistentRead":
+			return readBool(r, &in.ConsistentRead)
+		case "ReturnConsumedCapacity":
+			return readString(r, &in.ReturnConsumedCapacity)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the table.
+func (in *GetItemInput) Validate() error {
+	var c constraints
+	c.name("tableName", in.TableName, true)
+	if in.Key == nil {
+		c.add("", true, "key", "Member must not be null")
+	}
+	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	if in.AttributesToGet != nil && len(in.AttributesToGet) == 0 {
+		c.add("[]", false, "attributesToGet", "Member must have length greater than or equal to 1")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	var legacy []string
+	if in.AttributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	ctx, err := in.ExpressionParams.newContext([]exprParam{{expr.ProjectionExpression, in.ProjectionExpression}}, legacy)
+	if err != nil {
+		return err
+	}
+	if err := attr.ValidateItem(in.Key); err != nil {
+		return err
+	}
+	if in.Projection, err = attributesToGet(in.AttributesToGet); err != nil {
+		return err
+	}
+	if in.ProjectionExpression != nil {
+		if in.Projection, err = ctx.ParseProjection(*in.ProjectionExpression); err != nil {
+			return err
+		}
+	}
+	return ctx.CheckUnused()
+}
+
+// IsConsistent reports whether ConsistentRead was requested.
+func (in *GetItemInput) IsConsistent() bool { return in.ConsistentRead != nil && *in.ConsistentRead }
+
+// ItemOutput is the response of GetItem (member "Item") and of PutItem and
+// DeleteItem (member "Attributes"). Item holds the encoded item JSON, or
+// nil when there is none to return.
+type ItemOutput struct {
+	Member           string
+	Item             []byte
+	ConsumedCapacity *ConsumedCapacity
+}
+
+// AppendJSON appends the response body.
+func (o *ItemOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	if o.Item != nil {
+		dst = wire.AppendKey(dst, o.Member)
+		dst = append(dst, o.Item...)
+	}
+	if o.ConsumedCapacity != nil {
+		dst = wire.AppendKey(dst, "ConsumedCapacity")
+		dst = o.ConsumedCapacity.AppendJSON(dst)
+	}
+	return append(dst, '}')
+}
+
+// ConsumedCapacity is DynamoDB's ConsumedCapacity for one table.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html
+type ConsumedCapacity struct {
+	TableName     string
+	CapacityUnits float64
+	ReadUnits     float64
+	WriteUnits    float64
+	// Indexes adds the per-table breakdown (ReturnConsumedCapacity=INDEXES).
+	Indexes bool
+}
+
+// AppendJSON appends the ConsumedCapacity object: TableName and
+// CapacityUnits, plus the per-table breakdown for INDEXES.
+func (c *ConsumedCapacity) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"TableName":`...)
+	dst = wire.AppendString(dst, c.TableName)
+	dst = append(dst, `,"CapacityUnits":`...)
+	dst = wire.AppendFloat(dst, c.CapacityUnits)
+	if c.Indexes {
+		dst = append(dst, `,"Table":{"CapacityUnits":`...)
+		dst = wire.AppendFloat(dst, c.CapacityUnits)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// decodeLegacyConditions decodes Expected, QueryFilter, ScanFilter or
+// KeyConditions.
+func decodeLegacyConditions(r *wire.Reader, typ string, dst *map[string]expr.LegacyCondition) error {
+	m := map[string]expr.LegacyCondition{}
+	ok, err := r.Object("Map", func(name string) error {
+		var c expr.LegacyCondition
+		_, err := object(r, typ, func(k string) error {
+			switch k {
+			case "ComparisonOperator":
+				return readString(r, &c.ComparisonOperator)
+			case "AttributeValueList":
+				list := []attr.Value{}
+				ok, err := r.Array("List", func(int) error {
+					v, err := attr.ReadValue(r)
+					list = append(list, v)
+					return err
+				})
+				if ok {
+					c.AttributeValueList = list
+				}
+				return err
+			case "Value":
+				if r.Peek() == wire.Null {
+					return r.Skip()
+				}
+				v, err := attr.ReadValue(r)
+				c.Value = &v
+				return err
+			case "Exists":
+				return readBool(r, &c.Exists)
+			}
+			return r.Skip()
+		})
+		m[name] = c
+		return err
+	})
+	if ok {
+		*dst = m
+	}
+	return err
+}
+
+// validateLegacyValues validates the attribute values of legacy
+// conditions in place.
+func validateLegacyValues(conds map[string]expr.LegacyCondition) error {
+	for name, c := range conds {
+		for i, v := range c.AttributeValueList {
+			nv, err := attr.Validate(v)
+			if err != nil {
+				return err
+			}
+			c.AttributeValueList[i] = nv
+		}
+		if c.Value != nil {
+			nv, err := attr.Validate(*c.Value)
+			if err != nil {
+				return err
+			}
+			c.Value = &nv
+		}
+		conds[name] = c
+	}
+	return nil
+}

@@ -1,0 +1,481 @@
+package api
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// KeySchemaElement is one element of a key schema.
+type KeySchemaElement struct {
+	AttributeName *string
+	KeyType       *string
+}
+
+// AttributeDefinition declares a key attribute's type.
+type AttributeDefinition struct {
+	AttributeName *string
+	AttributeType *string
+}
+
+// ProvisionedThroughput is a table's provisioned capacity.
+type ProvisionedThroughput struct {
+	ReadCapacityUnits  *int64
+	WriteCapacityUnits *int64
+}
+
+func decodeKeySchema(r *wire.Reader, dst *[]KeySchemaElement) (bool, error) {
+	list := []KeySchemaElement{}
+	ok, err := r.Array("List", func(int) error {
+		var e KeySchemaElement
+		_, err := object(r, "KeySchemaElement", func(k string) error {
+			switch k {
+			case "AttributeName":
+				return readString(r, &e.AttributeName)
+			case "KeyType":
+				return readString(r, &e.KeyType)
+			}
+			return r.Skip()
+		})
+		list = append(list, e)
+		return err
+	})
+	if ok {
+		*dst = list
+	}
+	return ok, err
+}
+
+func decodeAttributeDefinitions(r *wire.Reader, dst *[]AttributeDefinition) (bool, error) {
+	list := []AttributeDefinition{}
+	ok, err := r.Array("List", func(int) error {
+		var e AttributeDefinition
+		_, err := object(r, "AttributeDefinition", func(k string) error {
+			switch k {
+			case "AttributeName":
+				return readString(r, &e.AttributeName)
+			case "AttributeType":
+				return readString(r, &e.AttributeType)
+			}
+			return r.Skip()
+		})
+		list = append(list, e)
+		return err
+	})
+	if ok {
+		*dst = list
+	}
+	return ok, err
+}
+
+func decodeThroughput(r *wire.Reader, dst **ProvisionedThroughput) error {
+	var pt ProvisionedThroughput
+	ok, err := object(r, "ProvisionedThroughput", func(k string) error {
+		switch k {
+		case "ReadCapacityUnits":
+			return readInt(r, "Long", &pt.ReadCapacityUnits)
+		case "WriteCapacityUnits":
+			return readInt(r, "Long", &pt.WriteCapacityUnits)
+		}
+		return r.Skip()
+	})
+	if ok {
+		*dst = &pt
+	}
+	return err
+}
+
+// CreateTableInput is the CreateTable request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
+type CreateTableInput struct {
+	TableName                 *string
+	KeySchema                 []KeySchemaElement
+	AttributeDefinitions      []AttributeDefinition
+	BillingMode               *string
+	ProvisionedThroughput     *ProvisionedThroughput
+	DeletionProtectionEnabled *bool
+	hasKeySchema, hasAttrDefs bool
+	// HasSecondaryIndexes is set when the request declares global or
+	// local secondary indexes.
+	HasSecondaryIndexes bool
+}
+
+// Decode implements Input.
+func (in *CreateTableInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "CreateTableInput", func(k string) error {
+		var err error
+		switch k {
+		case "TableName":
+			return readString(r, &in.TableName)
+		case "KeySchema":
+			in.hasKeySchema, err = decodeKeySchema(r, &in.KeySchema)
+			return err
+		case "AttributeDefinitions":
+			in.hasAttrDefs, err = decodeAttributeDefinitions(r, &in.AttributeDefinitions)
+			return err
+		case "BillingMode":
+			return readString(r, &in.BillingMode)
+		case "ProvisionedThroughput":
+			return decodeThroughput(r, &in.ProvisionedThroughput)
+		case "DeletionProtectionEnabled":
+			return readBool(r, &in.DeletionProtectionEnabled)
+		case "GlobalSecondaryIndexes", "LocalSecondaryIndexes":
+			if r.Peek() != wire.Null {
+				in.HasSecondaryIndexes = true
+			}
+			return r.Skip()
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// MaxCapacityUnits bounds provisioned ReadCapacityUnits and
+// WriteCapacityUnits.
+const MaxCapacityUnits = 1_000_000_000_000
+
+// Validate implements DynamoDB's CreateTable request checks, in its order:
+// a missing TableName, member constraints, then billing and key schema
+// rules.
+func (in *CreateTableInput) Validate() error {
+	if in.TableName == nil {
+		return ddberr.Validation("The parameter 'TableName' is required but was not present in the request")
+	}
+	var c constraints
+	c.name("tableName", in.TableName, true)
+	if !in.hasAttrDefs {
+		c.add("", true, "attributeDefinitions", "Member must not be null")
+	}
+	if !in.hasKeySchema {
+		c.add("", true, "keySchema", "Member must not be null")
+	} else {
+		if len(in.KeySchema) < 1 {
+			c.add(keySchemaString(in.KeySchema), false, "keySchema", "Member must have length greater than or equal to 1")
+		}
+		if len(in.KeySchema) > 2 {
+			c.add(keySchemaString(in.KeySchema), false, "keySchema", "Member must have length less than or equal to 2")
+		}
+	}
+	for i, e := range in.KeySchema {
+		p := "keySchema." + strconv.Itoa(i+1) + ".member."
+		if e.AttributeName == nil {
+			c.add("", true, p+"attributeName", "Member must not be null")
+		}
+		if e.KeyType == nil {
+			c.add("", true, p+"keyType", "Member must not be null")
+		}
+		c.enum(p+"keyType", e.KeyType, "HASH", "RANGE")
+	}
+	for i, d := range in.AttributeDefinitions {
+		p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
+		if d.AttributeName == nil {
+			c.add("", true, p+"attributeName", "Member must not be null")
+		}
+		if d.AttributeType == nil {
+			c.add("", true, p+"attributeType", "Member must not be null")
+		}
+		c.enum(p+"attributeType", d.AttributeType, "B", "N", "S")
+	}
+	c.enum("billingMode", in.BillingMode, "PROVISIONED", "PAY_PER_REQUEST")
+	if pt := in.ProvisionedThroughput; pt != nil {
+		if pt.ReadCapacityUnits == nil {
+			c.add("", true, "provisionedThroughput.readCapacityUnits", "Member must not be null")
+		}
+		if pt.WriteCapacityUnits == nil {
+			c.add("", true, "provisionedThroughput.writeCapacityUnits", "Member must not be null")
+		}
+		c.min("provisionedThroughput.writeCapacityUnits", pt.WriteCapacityUnits, 1)
+		c.min("provisionedThroughput.readCapacityUnits", pt.ReadCapacityUnits, 1)
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if err := in.validateBilling(); err != nil {
+		return err
+	}
+	if err := in.validateKeySchema(); err != nil {
+		return err
+	}
+	if in.HasSecondaryIndexes {
+		// Secondary indexes are the next milestone (issue 4); refuse them
+		// rather than create a table that silently lacks them.
+		return ddberr.Validation("dynago does not support GlobalSecondaryIndexes or LocalSecondaryIndexes yet")
+	}
+	return nil
+}
+
+// IsPayPerRequest reports whether the table is to be on-demand.
+func (in *CreateTableInput) IsPayPerRequest() bool {
+	return in.BillingMode != nil && *in.BillingMode == "PAY_PER_REQUEST"
+}
+
+func (in *CreateTableInput) validateBilling() error {
+	pt := in.ProvisionedThroughput
+	if in.IsPayPerRequest() {
+		if pt != nil {
+			return ddberr.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+		}
+		return nil
+	}
+	if pt == nil || pt.ReadCapacityUnits == nil || pt.WriteCapacityUnits == nil {
+		return ddberr.InvalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+	}
+	if *pt.ReadCapacityUnits > MaxCapacityUnits {
+		return ddberr.Validationf("Given value %d for ReadCapacityUnits is out of bounds", *pt.ReadCapacityUnits)
+	}
+	if *pt.WriteCapacityUnits > MaxCapacityUnits {
+		return ddberr.Validationf("Given value %d for WriteCapacityUnits is out of bounds", *pt.WriteCapacityUnits)
+	}
+	return nil
+}
+
+// validateKeySchema checks the key schema against the attribute
+// definitions. Without secondary indexes the definitions must be exactly
+// the key attributes.
+func (in *CreateTableInput) validateKeySchema() error {
+	defs := make([]string, len(in.AttributeDefinitions))
+	seen := map[string]bool{}
+	for i, d := range in.AttributeDefinitions {
+		defs[i] = *d.AttributeName
+		if seen[*d.AttributeName] {
+			return ddberr.InvalidParam("Duplicate AttributeName in AttributeDefinitions: " + *d.AttributeName)
+		}
+		seen[*d.AttributeName] = true
+	}
+	keys := make([]string, len(in.KeySchema))
+	for i, k := range in.KeySchema {
+		keys[i] = *k.AttributeName
+	}
+	if len(keys) > len(defs) {
+		return ddberr.Validation("Invalid KeySchema: Some index key attribute have no definition")
+	}
+	for _, k := range keys {
+		if !seen[k] {
+			return ddberr.InvalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+				strings.Join(keys, ", ") + "], AttributeDefinitions: [" + strings.Join(defs, ", ") + "]")
+		}
+	}
+	if len(keys) == 2 && keys[0] == keys[1] {
+		return ddberr.Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+	}
+	if *in.KeySchema[0].KeyType != "HASH" {
+		return ddberr.Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
+	if len(keys) == 2 && *in.KeySchema[1].KeyType != "RANGE" {
+		return ddberr.Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+	}
+	if !in.HasSecondaryIndexes && len(keys) != len(defs) {
+		return ddberr.InvalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+	}
+	return nil
+}
+
+// keySchemaString renders a key schema as DynamoDB echoes it in
+// constraint messages (Java toString form).
+func keySchemaString(ks []KeySchemaElement) string {
+	parts := make([]string, len(ks))
+	for i, e := range ks {
+		parts[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+// TableNameInput is the request of DescribeTable and DeleteTable.
+type TableNameInput struct {
+	TableName *string
+}
+
+// Decode implements Input.
+func (in *TableNameInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "TableNameInput", func(k string) error {
+		if k == "TableName" {
+			return readString(r, &in.TableName)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the table name.
+func (in *TableNameInput) Validate() error {
+	var c constraints
+	c.name("tableName", in.TableName, true)
+	return c.err()
+}
+
+// ListTablesInput is the ListTables request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
+type ListTablesInput struct {
+	ExclusiveStartTableName *string
+	Limit                   *int64
+}
+
+// Decode implements Input.
+func (in *ListTablesInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "ListTablesInput", func(k string) error {
+		switch k {
+		case "ExclusiveStartTableName":
+			return readString(r, &in.ExclusiveStartTableName)
+		case "Limit":
+			return readInt(r, "Integer", &in.Limit)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks Limit (1..100) and the start name.
+func (in *ListTablesInput) Validate() error {
+	var c constraints
+	c.min("limit", in.Limit, 1)
+	c.max("limit", in.Limit, 100)
+	c.name("exclusiveStartTableName", in.ExclusiveStartTableName, false)
+	return c.err()
+}
+
+// ListTablesOutput is the ListTables response.
+type ListTablesOutput struct {
+	TableNames             []string
+	LastEvaluatedTableName string
+}
+
+// AppendJSON appends the response body.
+func (o *ListTablesOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"TableNames":[`...)
+	for i, n := range o.TableNames {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = wire.AppendString(dst, n)
+	}
+	dst = append(dst, ']')
+	if o.LastEvaluatedTableName != "" {
+		dst = append(dst, `,"LastEvaluatedTableName":`...)
+		dst = wire.AppendString(dst, o.LastEvaluatedTableName)
+	}
+	return append(dst, '}')
+}
+
+// TableDescription is DynamoDB's TableDescription.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableDescription.html
+type TableDescription struct {
+	TableName            string
+	TableArn             string
+	TableID              string
+	TableStatus          string
+	CreationDateTime     float64     // epoch seconds
+	KeySchema            [][2]string // name, key type
+	AttributeDefinitions [][2]string // name, type
+	// BillingMode is "" for tables that have only ever been PROVISIONED
+	// (DynamoDB then omits BillingModeSummary).
+	BillingMode                       string
+	LastUpdateToPayPerRequestDateTime float64 // 0: omitted
+	ReadCapacityUnits                 int64
+	WriteCapacityUnits                int64
+	ItemCount                         int64
+	TableSizeBytes                    int64
+	DeletionProtectionEnabled         bool
+	// WarmThroughput is omitted when WarmRead is 0 (CreateTable
+	// responses).
+	WarmRead, WarmWrite int64
+}
+
+// AppendJSON appends the description as a JSON object.
+func (d *TableDescription) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	dst = wire.AppendKey(dst, "TableName")
+	dst = wire.AppendString(dst, d.TableName)
+	dst = wire.AppendKey(dst, "TableArn")
+	dst = wire.AppendString(dst, d.TableArn)
+	dst = wire.AppendKey(dst, "TableId")
+	dst = wire.AppendString(dst, d.TableID)
+	dst = wire.AppendKey(dst, "TableStatus")
+	dst = wire.AppendString(dst, d.TableStatus)
+	dst = wire.AppendKey(dst, "CreationDateTime")
+	dst = wire.AppendFloat(dst, d.CreationDateTime)
+	dst = wire.AppendKey(dst, "KeySchema")
+	dst = append(dst, '[')
+	for i, k := range d.KeySchema {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"AttributeName":`...)
+		dst = wire.AppendString(dst, k[0])
+		dst = append(dst, `,"KeyType":`...)
+		dst = wire.AppendString(dst, k[1])
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	dst = wire.AppendKey(dst, "AttributeDefinitions")
+	dst = append(dst, '[')
+	for i, a := range d.AttributeDefinitions {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"AttributeName":`...)
+		dst = wire.AppendString(dst, a[0])
+		dst = append(dst, `,"AttributeType":`...)
+		dst = wire.AppendString(dst, a[1])
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	if d.BillingMode != "" {
+		dst = wire.AppendKey(dst, "BillingModeSummary")
+		dst = append(dst, `{"BillingMode":`...)
+		dst = wire.AppendString(dst, d.BillingMode)
+		if d.LastUpdateToPayPerRequestDateTime != 0 {
+			dst = append(dst, `,"LastUpdateToPayPerRequestDateTime":`...)
+			dst = wire.AppendFloat(dst, d.LastUpdateToPayPerRequestDateTime)
+		}
+		dst = append(dst, '}')
+	}
+	dst = wire.AppendKey(dst, "ProvisionedThroughput")
+	dst = append(dst, `{"NumberOfDecreasesToday":0,"ReadCapacityUnits":`...)
+	dst = wire.AppendInt(dst, d.ReadCapacityUnits)
+	dst = append(dst, `,"WriteCapacityUnits":`...)
+	dst = wire.AppendInt(dst, d.WriteCapacityUnits)
+	dst = append(dst, '}')
+	dst = wire.AppendKey(dst, "ItemCount")
+	dst = wire.AppendInt(dst, d.ItemCount)
+	dst = wire.AppendKey(dst, "TableSizeBytes")
+	dst = wire.AppendInt(dst, d.TableSizeBytes)
+	dst = wire.AppendKey(dst, "DeletionProtectionEnabled")
+	dst = wire.AppendBool(dst, d.DeletionProtectionEnabled)
+	if d.WarmRead != 0 {
+		dst = wire.AppendKey(dst, "WarmThroughput")
+		dst = append(dst, `{"ReadUnitsPerSecond":`...)
+		dst = wire.AppendInt(dst, d.WarmRead)
+		dst = append(dst, `,"WriteUnitsPerSecond":`...)
+		dst = wire.AppendInt(dst, d.WarmWrite)
+		dst = append(dst, `,"Status":"ACTIVE"}`...)
+	}
+	return append(dst, '}')
+}
+
+// TableDescriptionOutput is the response of CreateTable, DeleteTable
+// (member "TableDescription") and DescribeTable (member "Table").
+type TableDescriptionOutput struct {
+	Member string
+	Table  *TableDescription
+}
+
+// AppendJSON appends the response body.
+func (o *TableDescriptionOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"`...)
+	dst = append(dst, o.Member...)
+	dst = append(dst, `":`...)
+	dst = o.Table.AppendJSON(dst)
+	return append(dst, '}')
+}

@@ -1,0 +1,257 @@
+package attr_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// TestParseNumber checks DynamoDB's canonical form and limits. Expected
+// values: ../shared/cases number-precision-range-format and the AWS
+// conformance captures in docs/dynamodb-behaviour.md §4.5.
+func TestParseNumber(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{"00042", "42", ""},
+		{"1.50", "1.5", ""},
+		{"-0", "0", ""},
+		{"1.5E2", "150", ""},
+		{"+5", "5", ""},
+		{".123", "0.123", ""},
+		{"5.", "5", ""},
+		{"1.0", "1", ""},
+		{"3.1400", "3.14", ""},
+		{"0e125", "0", ""},
+		{"1e-20", "0.00000000000000000001", ""},
+		{"1e125", "1" + strings.Repeat("0", 125), ""},
+		{"-1e125", "-1" + strings.Repeat("0", 125), ""},
+		{"9.9999999999999999999999999999999999999E+125", "99999999999999999999999999999999999999" + strings.Repeat("0", 88), ""},
+		{"1E-130", "0." + strings.Repeat("0", 129) + "1", ""},
+		{"12345678901234567890123456789012345678", "12345678901234567890123456789012345678", ""},
+		{"1234567890123456789012345678901234567800000", "1234567890123456789012345678901234567800000", ""},
+		{"8.3", "8.3", ""},
+		{"1234567890123456789012345678901234567890", "", "Attempting to store more than 38 significant digits in a Number"},
+		{"1E126", "", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"-1e126", "", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"1e99999999999", "", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"1E-131", "", "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
+		{`"42.0"`, "", `The parameter cannot be converted to a numeric value: "42.0"`},
+		{" 1", "", "The parameter cannot be converted to a numeric value:  1"},
+		{"abc", "", "The parameter cannot be converted to a numeric value: abc"},
+		{"NaN", "", "The parameter cannot be converted to a numeric value: NaN"},
+		{"Infinity", "", "The parameter cannot be converted to a numeric value: Infinity"},
+		{"0x10", "", "The parameter cannot be converted to a numeric value: 0x10"},
+		{"1e", "", "The parameter cannot be converted to a numeric value: 1e"},
+		{"", "", "The parameter cannot be converted to a numeric value"},
+	} {
+		got, err := attr.ParseNumber(tc.in)
+		if tc.err != "" {
+			e, ok := ddberr.As(err)
+			if !ok || e.Code != ddberr.ValidationException || e.Message != tc.err {
+				t.Errorf("ParseNumber(%q) error = %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ParseNumber(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestCompareNumbers(t *testing.T) {
+	ordered := []string{"-100", "-10.5", "-1", "-0.001", "0", "0.001", "1", "1.5", "10", "100"}
+	for i := range ordered {
+		for j := range ordered {
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got := attr.CompareNumbers(ordered[i], ordered[j]); got != want {
+				t.Errorf("CompareNumbers(%s, %s) = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+}
+
+func decode(t *testing.T, js string) attr.Value {
+	t.Helper()
+	v, err := attr.ReadValue(wire.NewReader([]byte(js)))
+	if err != nil {
+		t.Fatalf("ReadValue(%s): %v", js, err)
+	}
+	return v
+}
+
+// TestValidate checks DynamoDB's attribute-value rules and messages
+// (docs/dynamodb-behaviour.md §4.3, §4.4).
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct{ js, err string }{
+		{`{"S":""}`, ""},
+		{`{"B":""}`, ""},
+		{`{"SS":[""]}`, ""},
+		{`{"L":[{"S":""}]}`, ""},
+		{`{"M":{"a":{"NULL":true}}}`, ""},
+		{`{}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"},
+		{`{"S":"a","N":"1"}`, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"},
+		{`{"NULL":false}`, "One or more parameter values were invalid: Null attribute value types must have the value of true"},
+		{`{"SS":[]}`, "One or more parameter values were invalid: An string set  may not be empty"},
+		{`{"NS":[]}`, "One or more parameter values were invalid: An number set  may not be empty"},
+		{`{"BS":[]}`, "One or more parameter values were invalid: Binary sets should not be empty"},
+		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
+		{`{"NS":["1","1.0"]}`, "Input collection contains duplicates"},
+		{`{"M":{"x":{"L":[{"SS":[]}]}}}`, "One or more parameter values were invalid: An string set  may not be empty"},
+		{`{"N":"1e126"}`, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+	} {
+		_, err := attr.Validate(decode(t, tc.js))
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("Validate(%s): %v", tc.js, err)
+			}
+			continue
+		}
+		e, ok := ddberr.As(err)
+		if !ok || e.Message != tc.err {
+			t.Errorf("Validate(%s) = %v, want %q", tc.js, err, tc.err)
+		}
+	}
+}
+
+// TestValidate_NestingDepth: 31 M wrappers above a scalar are accepted, 32
+// are not (docs/dynamodb-behaviour.md §4.3).
+func TestValidate_NestingDepth(t *testing.T) {
+	wrap := func(n int) string {
+		return strings.Repeat(`{"M":{"a":`, n) + `{"S":"x"}` + strings.Repeat(`}}`, n)
+	}
+	if _, err := attr.Validate(decode(t, wrap(31))); err != nil {
+		t.Errorf("31 levels: %v", err)
+	}
+	_, err := attr.Validate(decode(t, wrap(32)))
+	if e, ok := ddberr.As(err); !ok || !strings.HasPrefix(e.Message, "Nesting Levels have exceeded supported limits") {
+		t.Errorf("32 levels: %v", err)
+	}
+}
+
+// TestSize follows the developer guide's item size rules.
+func TestSize(t *testing.T) {
+	for _, tc := range []struct {
+		js   string
+		want int
+	}{
+		{`{"S":"hello"}`, 5},
+		{`{"S":"é"}`, 2},
+		{`{"B":"AQID"}`, 3},
+		{`{"BOOL":true}`, 1},
+		{`{"NULL":true}`, 1},
+		{`{"N":"123"}`, 3},
+		{`{"N":"1"}`, 2},
+		{`{"L":[]}`, 3},
+		{`{"L":[{"S":"ab"},{"N":"1"}]}`, 3 + 1 + 2 + 1 + 2},
+		{`{"M":{"k":{"S":"v"}}}`, 3 + 1 + 1 + 1},
+		{`{"SS":["a","bc"]}`, 3},
+	} {
+		v, err := attr.Validate(decode(t, tc.js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Size(); got != tc.want {
+			t.Errorf("size of %s = %d, want %d", tc.js, got, tc.want)
+		}
+	}
+	item := attr.Item{"pk": attr.Str("abc"), "n": attr.Num("10")}
+	if got := item.Size(); got != 2+3+1+2 {
+		t.Errorf("item size = %d", got)
+	}
+}
+
+// TestRoundTrip: every type encodes and decodes back to an equal value.
+func TestRoundTrip(t *testing.T) {
+	js := `{"a":{"S":"x\"\u0000\u2028é"},"b":{"N":"-1.5"},"c":{"B":"AP8="},"d":{"BOOL":false},"e":{"NULL":true},` +
+		`"f":{"M":{"g":{"L":[{"N":"1"},{"SS":["p","q"]}]}}},"h":{"NS":["1","2"]},"i":{"BS":["AQ==","Ag=="]}}`
+	item, _, err := attr.ReadItem(wire.NewReader([]byte(js)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := attr.ValidateItem(item); err != nil {
+		t.Fatal(err)
+	}
+	back, err := attr.DecodeItem(attr.AppendItem(nil, item))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range item {
+		if !attr.Equal(v, back[k]) {
+			t.Errorf("%s: %v != %v", k, v, back[k])
+		}
+	}
+	if len(back) != len(item) {
+		t.Errorf("%d attributes back, want %d", len(back), len(item))
+	}
+}
+
+func TestReadValue_SerializationErrors(t *testing.T) {
+	for _, tc := range []struct{ js, want string }{
+		{`{"N":123}`, "NUMBER_VALUE cannot be converted to String"},
+		{`{"S":true}`, "BOOLEAN_VALUE cannot be converted to String"},
+		{`{"BOOL":"x"}`, "STRING_VALUE cannot be converted to Boolean"},
+		{`{"B":"abc"}`, "'abc' can not be converted to a Blob: Base64 encoded length is expected a multiple of 4 bytes but found: 3"},
+		{`{"L":{}}`, "START_OBJECT cannot be converted to List"},
+		{`["S"]`, "START_ARRAY cannot be converted to AttributeValue"},
+	} {
+		_, err := attr.ReadValue(wire.NewReader([]byte(tc.js)))
+		e, ok := ddberr.As(err)
+		if !ok || e.Code != ddberr.SerializationException || e.Message != tc.want {
+			t.Errorf("%s: got %v, want SerializationException %q", tc.js, err, tc.want)
+		}
+	}
+}
+
+// FuzzReadValue: no input panics; every valid value re-encodes to JSON
+// that decodes to an equal value.
+func FuzzReadValue(f *testing.F) {
+	f.Add([]byte(`{"M":{"a":{"L":[{"N":"1.50"},{"B":"AQ=="}]}}}`))
+	f.Add([]byte(`{"SS":["a","b"]}`))
+	f.Add([]byte(`{"S":"\ud83d\ude00"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := attr.ReadValue(wire.NewReader(data))
+		if err != nil {
+			return
+		}
+		v, err = attr.Validate(v)
+		if err != nil {
+			return
+		}
+		enc := attr.AppendValue(nil, v)
+		back, err := attr.ReadValue(wire.NewReader(enc))
+		if err != nil {
+			t.Fatalf("re-decode %s: %v", enc, err)
+		}
+		if !attr.Equal(v, back) {
+			t.Fatalf("round trip of %s differs", enc)
+		}
+		_ = v.Size()
+	})
+}
+
+// FuzzParseNumber: canonical output is stable and numerically equal.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"1.5E2", "-0", "00042", ".5", "1e-130", "9.99e125"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := attr.ParseNumber(s)
+		if err != nil {
+			return
+		}
+		c2, err := attr.ParseNumber(c)
+		if err != nil || c2 != c {
+			t.Fatalf("canonical %q of %q is not stable: %q %v", c, s, c2, err)
+		}
+		if attr.CompareNumbers(c, c2) != 0 {
+			t.Fatalf("compare %q", c)
+		}
+	})
+}

@@ -1,0 +1,345 @@
+package attr
+
+import (
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/dynago/dynago/internal/ddberr"
+)
+
+// Limits of DynamoDB's Number type.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number
+const (
+	// MaxSignificantDigits is the precision of a Number.
+	MaxSignificantDigits = 38
+	// maxExp and minExp bound E in 0.D×10^E: the largest magnitude is
+	// 9.99…E+125 (E = 126) and the smallest 1E-130 (E = -129).
+	maxExp = 126
+	minExp = -129
+)
+
+// Number validation messages, verbatim from DynamoDB.
+const (
+	msgNotNumeric = "The parameter cannot be converted to a numeric value"
+	msgOverflow   = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	msgUnderflow  = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	msgPrecision  = "Attempting to store more than 38 significant digits in a Number"
+)
+
+// decimal is a parsed number: value = ±0.digits × 10^exp, with digits free
+// of leading and trailing zeros. Zero has empty digits.
+type decimal struct {
+	neg    bool
+	digits string
+	exp    int
+}
+
+// parseDecimal parses the number syntax DynamoDB accepts (that of Java's
+// BigDecimal): an optional sign, digits with an optional fraction (".5" and
+// "5." included), and an optional exponent. Whitespace, quotes, hex,
+// "Infinity" and "NaN" are not numbers.
+func parseDecimal(s string) (decimal, bool) {
+	var d decimal
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		d.neg = s[i] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intPart := s[intStart:i]
+	var fracPart string
+	if i < len(s) && s[i] == '.' {
+		i++
+		fs := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		fracPart = s[fs:i]
+	}
+	if intPart == "" && fracPart == "" {
+		return d, false
+	}
+	exp := 0
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		es := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			if exp < 1_000_000 { // saturate; anything this large is out of range anyway
+				exp = exp*10 + int(s[i]-'0')
+			}
+			i++
+		}
+		if i == es {
+			return d, false
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	if i != len(s) {
+		return d, false
+	}
+	// value = intPart.fracPart × 10^exp = 0.(intPart fracPart) × 10^(exp+len(intPart))
+	all := intPart + fracPart
+	e := exp + len(intPart)
+	lead := 0
+	for lead < len(all) && all[lead] == '0' {
+		lead++
+	}
+	all = all[lead:]
+	e -= lead
+	all = strings.TrimRight(all, "0")
+	if all == "" {
+		return decimal{}, true // zero, sign dropped: "-0" is "0"
+	}
+	d.digits = all
+	d.exp = e
+	return d, true
+}
+
+// String renders d in DynamoDB's canonical form: plain notation, no
+// exponent, no leading zeros, no trailing fraction zeros, no '+', "0" for
+// zero.
+func (d decimal) String() string {
+	if d.digits == "" {
+		return "0"
+	}
+	var b strings.Builder
+	b.Grow(len(d.digits) + 4)
+	if d.neg {
+		b.WriteByte('-')
+	}
+	switch {
+	case d.exp <= 0:
+		b.WriteString("0.")
+		for i := 0; i < -d.exp; i++ {
+			b.WriteByte('0')
+		}
+		b.WriteString(d.digits)
+	case d.exp < len(d.digits):
+		b.WriteString(d.digits[:d.exp])
+		b.WriteByte('.')
+		b.WriteString(d.digits[d.exp:])
+	default:
+		b.WriteString(d.digits)
+		for i := len(d.digits); i < d.exp; i++ {
+			b.WriteByte('0')
+		}
+	}
+	return b.String()
+}
+
+// ParseNumber validates a Number as DynamoDB does and returns its canonical
+// text. Errors are ValidationExceptions with DynamoDB's messages: not a
+// number, overflow (magnitude ≥ 1E126), underflow (magnitude < 1E-130), or
+// more than 38 significant digits.
+func ParseNumber(s string) (string, error) {
+	if isCanonicalFast(s) {
+		return s, nil
+	}
+	d, ok := parseDecimal(s)
+	if !ok {
+		if s == "" {
+			return "", ddberr.Validation(msgNotNumeric)
+		}
+		return "", ddberr.Validation(msgNotNumeric + ": " + s)
+	}
+	if err := d.checkRange(); err != nil {
+		return "", err
+	}
+	return d.String(), nil
+}
+
+func (d decimal) checkRange() error {
+	if d.digits == "" {
+		return nil
+	}
+	switch {
+	case d.exp > maxExp:
+		return ddberr.Validation(msgOverflow)
+	case d.exp < minExp:
+		return ddberr.Validation(msgUnderflow)
+	case len(d.digits) > MaxSignificantDigits:
+		return ddberr.Validation(msgPrecision)
+	}
+	return nil
+}
+
+// isCanonicalFast recognises the common already-canonical forms without
+// allocating: -?(0|[1-9][0-9]*)(\.[0-9]*[1-9])? with at most 38 significant
+// digits and an integer part short enough to be in range, and not "-0".
+func isCanonicalFast(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i >= len(s) {
+		return false
+	}
+	intStart := i
+	if s[i] == '0' {
+		i++
+	} else {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == intStart {
+			return false
+		}
+	}
+	intLen := i - intStart
+	zeroInt := s[intStart] == '0'
+	if i == len(s) {
+		if zeroInt && intStart > 0 { // "-0"
+			return false
+		}
+		// Trailing zeros of an integer are not significant but are still
+		// canonical text; count significant digits without them.
+		sig := intLen
+		for j := len(s) - 1; j > intStart && s[j] == '0'; j-- {
+			sig--
+		}
+		return sig <= MaxSignificantDigits && intLen <= maxExp
+	}
+	if s[i] != '.' {
+		return false
+	}
+	i++
+	fracStart := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != len(s) || i == fracStart || s[i-1] == '0' {
+		return false
+	}
+	fracLen := i - fracStart
+	if zeroInt {
+		lead := 0
+		for lead < fracLen && s[fracStart+lead] == '0' {
+			lead++
+		}
+		return fracLen-lead <= MaxSignificantDigits && lead <= -minExp
+	}
+	return intLen+fracLen <= MaxSignificantDigits && intLen <= maxExp
+}
+
+// CompareNumbers compares two canonical number texts numerically.
+func CompareNumbers(a, b string) int {
+	if a == b {
+		return 0
+	}
+	da, _ := parseDecimal(a)
+	db, _ := parseDecimal(b)
+	return compareDecimal(da, db)
+}
+
+func compareDecimal(a, b decimal) int {
+	sa, sb := a.sign(), b.sign()
+	if sa != sb {
+		if sa < sb {
+			return -1
+		}
+		return 1
+	}
+	if sa == 0 {
+		return 0
+	}
+	c := compareMagnitude(a, b)
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+func (d decimal) sign() int {
+	switch {
+	case d.digits == "":
+		return 0
+	case d.neg:
+		return -1
+	}
+	return 1
+}
+
+func compareMagnitude(a, b decimal) int {
+	if a.exp != b.exp {
+		if a.exp < b.exp {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.digits < b.digits:
+		return -1
+	case a.digits > b.digits:
+		return 1
+	}
+	return 0
+}
+
+// numberSize is the stored size of a canonical number: about one byte per
+// two significant digits plus one byte (the developer guide's rule).
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html
+func numberSize(canonical string) int {
+	d, _ := parseDecimal(canonical)
+	return (len(d.digits)+1)/2 + 1
+}
+
+// ToDecimal returns a canonical number as an apd.Decimal, for arithmetic.
+func ToDecimal(canonical string) (*apd.Decimal, error) {
+	d, _, err := apd.NewFromString(canonical)
+	return d, err
+}
+
+// arithContext does DynamoDB arithmetic: 38 significant digits of
+// precision; results that need more are an error, not a rounding.
+var arithContext = apd.Context{
+	Precision:   MaxSignificantDigits,
+	MaxExponent: apd.MaxExponent,
+	MinExponent: apd.MinExponent,
+	Rounding:    apd.RoundHalfEven,
+	Traps:       apd.DefaultTraps,
+}
+
+// FromDecimal converts an arithmetic result back to canonical text,
+// applying DynamoDB's range and precision limits.
+func FromDecimal(x *apd.Decimal) (string, error) {
+	return ParseNumber(x.Text('f'))
+}
+
+// AddNumbers returns a+b (or a-b when subtract is set) for canonical
+// numbers, exactly as DynamoDB's SET a = b + c and ADD do: an inexact
+// result (more than 38 significant digits) is a ValidationException.
+func AddNumbers(a, b string, subtract bool) (string, error) {
+	x, err := ToDecimal(a)
+	if err != nil {
+		return "", ddberr.Validation(msgNotNumeric)
+	}
+	y, err := ToDecimal(b)
+	if err != nil {
+		return "", ddberr.Validation(msgNotNumeric)
+	}
+	var z apd.Decimal
+	var cond apd.Condition
+	if subtract {
+		cond, err = arithContext.Sub(&z, x, y)
+	} else {
+		cond, err = arithContext.Add(&z, x, y)
+	}
+	if err != nil || cond.Inexact() || cond.Rounded() {
+		// DynamoDB refuses to round away digits.
+		return "", ddberr.Validation("Number overflow. Attempting to store a number with magnitude larger than supported range")
+	}
+	return FromDecimal(&z)
+}

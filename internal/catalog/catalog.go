@@ -1,0 +1,204 @@
+// Package catalog owns table metadata: the stored description of each
+// table (key schema, attribute definitions, billing settings, status
+// lifecycle, deletion protection) and its persistence in the storage
+// layer, where it changes only inside transactions so that several
+// dynago nodes see one catalog.
+//
+// Layout: "c/t/<TableName>" holds a table's JSON descriptor;
+// "c/n" holds the last allocated table number. Table numbers name the key
+// spaces of items (package keycodec), so a table re-created under an old
+// name never sees the old table's items.
+package catalog
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Billing modes.
+const (
+	BillingProvisioned   = "PROVISIONED"
+	BillingPayPerRequest = "PAY_PER_REQUEST"
+)
+
+// Table statuses.
+const (
+	StatusCreating = "CREATING"
+	StatusActive   = "ACTIVE"
+	StatusDeleting = "DELETING"
+)
+
+// KeyElement is one element of a key schema.
+type KeyElement struct {
+	AttributeName string `json:"n"`
+	KeyType       string `json:"t"` // HASH or RANGE
+}
+
+// AttributeDefinition declares a key attribute's type (S, N or B).
+type AttributeDefinition struct {
+	AttributeName string `json:"n"`
+	AttributeType string `json:"t"`
+}
+
+// Table is a table's stored description.
+type Table struct {
+	Name    string `json:"name"`
+	Number  uint64 `json:"num"`
+	ID      string `json:"id"`
+	Created int64  `json:"created"` // Unix nanoseconds
+	// ActiveAt is when a CREATING table becomes ACTIVE (Unix nanoseconds);
+	// zero means active at once.
+	ActiveAt             int64                 `json:"activeAt,omitempty"`
+	KeySchema            []KeyElement          `json:"keySchema"`
+	AttributeDefinitions []AttributeDefinition `json:"attrs"`
+	BillingMode          string                `json:"billing"`
+	ReadCapacityUnits    int64                 `json:"rcu,omitempty"`
+	WriteCapacityUnits   int64                 `json:"wcu,omitempty"`
+	// PayPerRequestSince is when the table last switched to (or was
+	// created with) PAY_PER_REQUEST, in Unix nanoseconds.
+	PayPerRequestSince int64 `json:"pprSince,omitempty"`
+	DeletionProtection bool  `json:"deletionProtection,omitempty"`
+}
+
+// Status returns the table's status at time now.
+func (t *Table) Status(now time.Time) string {
+	if t.ActiveAt != 0 && now.UnixNano() < t.ActiveAt {
+		return StatusCreating
+	}
+	return StatusActive
+}
+
+// AttributeType returns the declared type of a key attribute, or Invalid.
+func (t *Table) AttributeType(name string) attr.Kind {
+	for _, d := range t.AttributeDefinitions {
+		if d.AttributeName == name {
+			return attr.KindFromString(d.AttributeType)
+		}
+	}
+	return attr.Invalid
+}
+
+// HashKey returns the partition key attribute's name and type.
+func (t *Table) HashKey() (string, attr.Kind) {
+	name := t.KeySchema[0].AttributeName
+	return name, t.AttributeType(name)
+}
+
+// RangeKey returns the sort key attribute's name and type; ok is false for
+// a table without a sort key.
+func (t *Table) RangeKey() (name string, kind attr.Kind, ok bool) {
+	if len(t.KeySchema) < 2 {
+		return "", attr.Invalid, false
+	}
+	name = t.KeySchema[1].AttributeName
+	return name, t.AttributeType(name), true
+}
+
+// IsKeyAttribute reports whether name is one of the table's key
+// attributes.
+func (t *Table) IsKeyAttribute(name string) bool {
+	for _, k := range t.KeySchema {
+		if k.AttributeName == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Storage keys.
+var (
+	counterKey  = []byte("c/n")
+	tablePrefix = []byte("c/t/")
+)
+
+// TableKey returns the storage key of a table's descriptor.
+func TableKey(name string) []byte {
+	return append(append([]byte(nil), tablePrefix...), name...)
+}
+
+// ErrNotFound is returned when a table does not exist.
+var ErrNotFound = errors.New("catalog: table not found")
+
+// Get reads a table's descriptor in tx. It returns the raw stored bytes as
+// well, so that callers can cache the decoded Table keyed by them.
+func Get(tx storage.Txn, name string) (*Table, []byte, error) {
+	raw, err := tx.Get(TableKey(name))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read table %q: %w", name, err)
+	}
+	t, err := Decode(raw)
+	return t, raw, err
+}
+
+// Decode decodes a stored descriptor.
+func Decode(raw []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("decode table descriptor: %w", err)
+	}
+	return &t, nil
+}
+
+// Put writes a table's descriptor in tx.
+func Put(tx storage.Txn, t *Table) error {
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return tx.Set(TableKey(t.Name), raw)
+}
+
+// Delete removes a table's descriptor in tx.
+func Delete(tx storage.Txn, name string) error {
+	return tx.Delete(TableKey(name))
+}
+
+// NextNumber allocates a new table number in tx.
+func NextNumber(tx storage.Txn) (uint64, error) {
+	var n uint64
+	raw, err := tx.Get(counterKey)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+	case err != nil:
+		return 0, err
+	case len(raw) == 8:
+		n = binary.BigEndian.Uint64(raw)
+	default:
+		return 0, errors.New("catalog: corrupt table counter")
+	}
+	n++
+	return n, tx.Set(counterKey, binary.BigEndian.AppendUint64(nil, n))
+}
+
+// List returns table names in byte order, starting after exclusiveStart
+// (if not empty), at most limit of them (0 means no limit). more reports
+// whether further names follow.
+func List(tx storage.Txn, exclusiveStart string, limit int) (names []string, more bool, err error) {
+	lower := TableKey("")
+	if exclusiveStart != "" {
+		lower = append(TableKey(exclusiveStart), 0)
+	}
+	upper := append([]byte(nil), tablePrefix...)
+	upper[len(upper)-1]++
+	it, err := tx.Scan(lower, upper, false)
+	if err != nil {
+		return nil, false, err
+	}
+	for it.Next() {
+		if limit > 0 && len(names) == limit {
+			more = true
+			break
+		}
+		names = append(names, string(it.Key()[len(tablePrefix):]))
+	}
+	return names, more, it.Close()
+}

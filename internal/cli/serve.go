@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/server"
+	"github.com/dynago/dynago/internal/storage/pebble"
+)
+
+// serveOptions are the flags of "dynago serve".
+type serveOptions struct {
+	addr        string
+	dataDir     string
+	inMemory    bool
+	logLevel    string
+	createDelay time.Duration
+}
+
+func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the DynamoDB-compatible server",
+		Long: `Run the DynamoDB-compatible server.
+
+Point any AWS SDK or the AWS CLI at the printed endpoint (any credentials,
+any region). Data lives in --data-dir (Pebble, synced on every write) or,
+with --in-memory, in memory only. SIGINT or SIGTERM stops the server after
+in-flight requests finish.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), o, stdout, stderr)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8000", "listen address (host:port)")
+	f.StringVar(&o.dataDir, "data-dir", "./dynago-data", "data directory for the embedded store")
+	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
+	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables in CREATING for this long (e.g. 2s)")
+	return cmd
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, usageError{fmt.Errorf("invalid --log-level %q (want debug, info, warn or error)", s)}
+}
+
+func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) error {
+	level, err := parseLevel(o.logLevel)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", o.addr, err)
+	}
+	store, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay})
+	srv := server.New(eng, server.Options{Logger: logger})
+	httpSrv := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       5 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	where := o.dataDir
+	if o.inMemory {
+		where = "in memory"
+	}
+	srv.MarkReady()
+	fmt.Fprintf(stdout, "dynago listening on http://%s (data: %s)\n", ln.Addr(), where)
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		logger.Info("shutting down")
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err = httpSrv.Shutdown(shutdownCtx)
+		cancel()
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

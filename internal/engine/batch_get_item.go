@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// BatchGetItem reads up to 100 items from one or more tables. Keys whose
+// items would take the response past 16 MB are returned in
+// UnprocessedKeys, as DynamoDB does.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*api.BatchGetItemOutput, error) {
+	out := &api.BatchGetItemOutput{
+		Tables:      in.Tables,
+		Responses:   map[string][][]byte{},
+		Unprocessed: map[string][]byte{},
+	}
+	err := e.read(ctx, func(tx storage.Txn) error {
+		tables := make(map[string]*catalog.Table, len(in.Tables))
+		keys := make(map[string][][]byte, len(in.Tables))
+		// Resolve every table and key first: one bad table or key fails
+		// the whole request.
+		for _, name := range in.Tables {
+			t, err := e.activeTable(tx, name)
+			if err != nil {
+				return err
+			}
+			tables[name] = t
+			seen := map[string]bool{}
+			for _, k := range in.RequestItems[name].Keys {
+				tk, err := extractKey(t, k, keyOfKey)
+				if err != nil {
+					return err
+				}
+				sk := storageKey(t, tk)
+				if seen[string(sk)] {
+					return ddberr.Validation("Provided list of item keys contains duplicates")
+				}
+				seen[string(sk)] = true
+				keys[name] = append(keys[name], sk)
+			}
+		}
+		total := 0
+		for _, name := range in.Tables {
+			t, ka := tables[name], in.RequestItems[name]
+			items := [][]byte{}
+			var unprocessed []attr.Item
+			units := 0.0
+			consistent := ka.ConsistentRead != nil && *ka.ConsistentRead
+			for i, sk := range keys[name] {
+				if total >= api.MaxBatchGetBytes {
+					unprocessed = append(unprocessed, ka.Keys[i])
+					continue
+				}
+				raw, err := tx.Get(sk)
+				if errors.Is(err, storage.ErrNotFound) {
+					// A missing item still costs a read.
+					units += readUnits(0, consistent)
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				size, js, err := splitItem(raw)
+				if err != nil {
+					return err
+				}
+				if js, err = projectJSON(js, ka.Projection); err != nil {
+					return err
+				}
+				items = append(items, js)
+				total += len(js)
+				units += readUnits(size, consistent)
+			}
+			out.Responses[name] = items
+			if len(unprocessed) > 0 {
+				out.Unprocessed[name] = ka.AppendUnprocessed(nil, unprocessed)
+			}
+			if c := consumed(in.ReturnConsumedCapacity, t.Name, units, 0); c != nil {
+				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

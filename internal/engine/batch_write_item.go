@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// BatchWriteItem puts or deletes up to 25 items in one or more tables.
+// dynago applies the whole batch in one storage transaction (each item's
+// write is atomic, as DynamoDB promises; the batch as a whole happens to
+// be too), so UnprocessedItems is always empty.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput) (*api.BatchWriteItemOutput, error) {
+	type write struct {
+		key    []byte
+		stored []byte // nil for a delete
+		size   int
+	}
+	out := &api.BatchWriteItemOutput{Unprocessed: map[string][][]byte{}}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		out.ConsumedCapacity = nil
+		tables := make(map[string]*catalog.Table, len(in.Tables))
+		writes := make(map[string][]write, len(in.Tables))
+		for _, name := range in.Tables {
+			t, err := e.activeTable(tx, name)
+			if err != nil {
+				return err
+			}
+			tables[name] = t
+			seen := map[string]bool{}
+			for _, wr := range in.RequestItems[name] {
+				var w write
+				if wr.HasPut {
+					k, err := extractKey(t, wr.Put, keyOfBatchItem)
+					if err != nil {
+						return err
+					}
+					w.size = wr.Put.Size()
+					if err := checkItemSize(w.size); err != nil {
+						return err
+					}
+					w.key = storageKey(t, k)
+					w.stored = encodeItem(wr.Put, w.size)
+				} else {
+					k, err := extractKey(t, wr.Delete, keyOfKey)
+					if err != nil {
+						return err
+					}
+					w.key = storageKey(t, k)
+				}
+				if seen[string(w.key)] {
+					return ddberr.Validation("Provided list of item keys contains duplicates")
+				}
+				seen[string(w.key)] = true
+				writes[name] = append(writes[name], w)
+			}
+		}
+		for _, name := range in.Tables {
+			units := 0.0
+			for _, w := range writes[name] {
+				_, oldSize, err := readOld(tx, w.key, false)
+				if err != nil {
+					return err
+				}
+				if w.stored == nil {
+					if err := tx.Delete(w.key); err != nil {
+						return err
+					}
+				} else if err := tx.Set(w.key, w.stored); err != nil {
+					return err
+				}
+				units += writeUnits(max(w.size, oldSize))
+			}
+			if c := consumed(in.ReturnConsumedCapacity, name, 0, units); c != nil {
+				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"github.com/dynago/dynago/internal/api"
+)
+
+// Capacity unit sizes.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/provisioned-capacity-mode.html
+const (
+	readUnitBytes  = 4096
+	writeUnitBytes = 1024
+)
+
+// readUnits returns the read capacity for reading size bytes: one unit per
+// 4 KB (at least one), halved for eventually consistent reads.
+func readUnits(size int, consistent bool) float64 {
+	u := float64((size + readUnitBytes - 1) / readUnitBytes)
+	if u < 1 {
+		u = 1
+	}
+	if !consistent {
+		u /= 2
+	}
+	return u
+}
+
+// writeUnits returns the write capacity for writing size bytes: one unit
+// per 1 KB, at least one.
+func writeUnits(size int) float64 {
+	u := float64((size + writeUnitBytes - 1) / writeUnitBytes)
+	if u < 1 {
+		u = 1
+	}
+	return u
+}
+
+// consumed returns the ConsumedCapacity to report for mode
+// (ReturnConsumedCapacity), or nil for NONE.
+func consumed(mode *string, table string, read, write float64) *api.ConsumedCapacity {
+	if mode == nil || *mode == "NONE" {
+		return nil
+	}
+	return &api.ConsumedCapacity{
+		TableName:     table,
+		CapacityUnits: read + write,
+		ReadUnits:     read,
+		WriteUnits:    write,
+		Indexes:       *mode == "INDEXES",
+	}
+}

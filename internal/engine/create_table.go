@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// CreateTable creates a table. It fails with ResourceInUseException when
+// a table of that name exists in any state.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
+func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*api.TableDescriptionOutput, error) {
+	now := e.opts.Now()
+	t := &catalog.Table{
+		Name:               *in.TableName,
+		ID:                 newTableID(),
+		Created:            now.UnixNano(),
+		BillingMode:        catalog.BillingProvisioned,
+		DeletionProtection: in.DeletionProtectionEnabled != nil && *in.DeletionProtectionEnabled,
+	}
+	if e.opts.CreateDelay > 0 {
+		t.ActiveAt = now.Add(e.opts.CreateDelay).UnixNano()
+	}
+	for _, k := range in.KeySchema {
+		t.KeySchema = append(t.KeySchema, catalog.KeyElement{AttributeName: *k.AttributeName, KeyType: *k.KeyType})
+	}
+	for _, d := range in.AttributeDefinitions {
+		t.AttributeDefinitions = append(t.AttributeDefinitions, catalog.AttributeDefinition{AttributeName: *d.AttributeName, AttributeType: *d.AttributeType})
+	}
+	if in.IsPayPerRequest() {
+		t.BillingMode = catalog.BillingPayPerRequest
+		t.PayPerRequestSince = now.UnixNano()
+	} else {
+		t.ReadCapacityUnits = *in.ProvisionedThroughput.ReadCapacityUnits
+		t.WriteCapacityUnits = *in.ProvisionedThroughput.WriteCapacityUnits
+	}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		if _, _, err := catalog.Get(tx, t.Name); err == nil {
+			return ddberr.New(ddberr.ResourceInUseException, "Table already exists: "+t.Name)
+		} else if !errors.Is(err, catalog.ErrNotFound) {
+			return err
+		}
+		n, err := catalog.NextNumber(tx)
+		if err != nil {
+			return err
+		}
+		t.Number = n
+		return catalog.Put(tx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.opts.Logger.Info("table created", "table", t.Name, "number", t.Number)
+	d := e.describe(ctx, t, tableStats{})
+	// As in DynamoDB, the CreateTable response says CREATING (DescribeTable
+	// says ACTIVE as soon as the table is, at once by default) and lacks
+	// WarmThroughput and the pay-per-request timestamp.
+	d.TableStatus = catalog.StatusCreating
+	d.WarmRead, d.WarmWrite, d.LastUpdateToPayPerRequestDateTime = 0, 0, 0
+	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}

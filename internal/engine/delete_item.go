@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// DeleteItem deletes the item with the given key, if its condition holds.
+// Deleting a missing item succeeds.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
+func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.ItemOutput, error) {
+	out := &api.ItemOutput{Member: "Attributes"}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		out.Item, out.ConsumedCapacity = nil, nil
+		t, err := e.activeTable(tx, *in.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := extractKey(t, in.Key, keyOfKey)
+		if err != nil {
+			return err
+		}
+		key := storageKey(t, k)
+		old, oldSize, err := readOld(tx, key, in.Condition != nil)
+		if err != nil {
+			return err
+		}
+		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
+			out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
+			return err
+		}
+		if old.exists {
+			if err := tx.Delete(key); err != nil {
+				return err
+			}
+			if in.ReturnValue() == "ALL_OLD" {
+				out.Item = old.json
+			}
+		}
+		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

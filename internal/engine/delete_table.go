@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// DeleteTable deletes a table and all its items. The response describes
+// the table in status DELETING, as DynamoDB's does; the table is gone for
+// every later request at once.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
+func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.TableDescriptionOutput, error) {
+	name := *in.TableName
+	var t *catalog.Table
+	err := e.update(ctx, func(tx storage.Txn) error {
+		var err error
+		t, err = e.lookup(tx, name)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return ddberr.TableNotFoundNamed(name)
+		}
+		if err != nil {
+			return err
+		}
+		if t.DeletionProtection {
+			return ddberr.Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
+		if t.Status(e.opts.Now()) == catalog.StatusCreating {
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
+		}
+		return catalog.Delete(tx, name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.tableStats(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := keycodec.TableBounds(t.Number)
+	if err := e.store.DeleteRange(ctx, lo, hi); err != nil {
+		return nil, err
+	}
+	e.tables.Delete(name)
+	e.statsMu.Lock()
+	delete(e.stats, t.Number)
+	e.statsMu.Unlock()
+	e.opts.Logger.Info("table deleted", "table", name, "number", t.Number)
+	d := e.describe(ctx, t, st)
+	d.TableStatus = catalog.StatusDeleting
+	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}

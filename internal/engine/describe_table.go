@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// DescribeTable returns a table's description.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
+func (e *Engine) DescribeTable(ctx context.Context, in *api.TableNameInput) (*api.TableDescriptionOutput, error) {
+	var t *catalog.Table
+	err := e.read(ctx, func(tx storage.Txn) error {
+		var err error
+		t, err = e.lookup(tx, *in.TableName)
+		return err
+	})
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, ddberr.TableNotFoundNamed(*in.TableName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.tableStats(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return &api.TableDescriptionOutput{Member: "Table", Table: e.describe(ctx, t, st)}, nil
+}
+
+// describe builds a TableDescription.
+func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) *api.TableDescription {
+	d := &api.TableDescription{
+		TableName:                 t.Name,
+		TableArn:                  e.tableArn(ctx, t.Name),
+		TableID:                   t.ID,
+		TableStatus:               t.Status(e.opts.Now()),
+		CreationDateTime:          epochSeconds(t.Created),
+		ItemCount:                 st.count,
+		TableSizeBytes:            st.bytes,
+		DeletionProtectionEnabled: t.DeletionProtection,
+		ReadCapacityUnits:         t.ReadCapacityUnits,
+		WriteCapacityUnits:        t.WriteCapacityUnits,
+		WarmRead:                  t.ReadCapacityUnits,
+		WarmWrite:                 t.WriteCapacityUnits,
+	}
+	for _, k := range t.KeySchema {
+		d.KeySchema = append(d.KeySchema, [2]string{k.AttributeName, k.KeyType})
+	}
+	for _, a := range t.AttributeDefinitions {
+		d.AttributeDefinitions = append(d.AttributeDefinitions, [2]string{a.AttributeName, a.AttributeType})
+	}
+	if t.PayPerRequestSince != 0 {
+		d.BillingMode = t.BillingMode
+		d.LastUpdateToPayPerRequestDateTime = epochSeconds(t.PayPerRequestSince)
+	}
+	if t.BillingMode == catalog.BillingPayPerRequest {
+		// On-demand tables start with 12,000 read and 4,000 write units of
+		// warm throughput.
+		d.WarmRead, d.WarmWrite = 12000, 4000
+	}
+	return d
+}
+
+// epochSeconds converts Unix nanoseconds to DynamoDB's epoch seconds with
+// millisecond precision.
+func epochSeconds(ns int64) float64 {
+	return float64(ns/int64(time.Millisecond)) / 1000
+}
+
+// tableStats are DescribeTable's ItemCount and TableSizeBytes.
+type tableStats struct {
+	count, bytes int64
+	at           time.Time
+	took         time.Duration
+}
+
+// statsTTL is how long a slow stats scan is reused. DynamoDB itself
+// refreshes these figures about every six hours; dynago recounts on every
+// DescribeTable while that is cheap, and at most this often otherwise.
+const (
+	statsTTL      = 30 * time.Second
+	statsSlowScan = 50 * time.Millisecond
+)
+
+// tableStats counts a table's items and their sizes by scanning the
+// stored items' headers (no item is decoded).
+func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, error) {
+	now := e.opts.Now()
+	e.statsMu.Lock()
+	st, ok := e.stats[t.Number]
+	e.statsMu.Unlock()
+	if ok && st.took > statsSlowScan && now.Sub(st.at) < statsTTL {
+		return st, nil
+	}
+	start := time.Now()
+	st = tableStats{at: now}
+	err := e.read(ctx, func(tx storage.Txn) error {
+		lo, hi := keycodec.SpaceBounds(space(t))
+		it, err := tx.Scan(lo, hi, false)
+		if err != nil {
+			return err
+		}
+		for it.Next() {
+			size, _, err := splitItem(it.Value())
+			if err != nil {
+				it.Close()
+				return err
+			}
+			st.count++
+			st.bytes += int64(size)
+		}
+		return it.Close()
+	})
+	if err != nil {
+		return tableStats{}, err
+	}
+	st.took = time.Since(start)
+	e.statsMu.Lock()
+	e.stats[t.Number] = st
+	e.statsMu.Unlock()
+	return st, nil
+}

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"bytes"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/eval"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// maxPageBytes is the most item data one Query or Scan page reads, before
+// any filter or projection.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html
+const maxPageBytes = 1 << 20
+
+// page reads one Query or Scan page from an iterator over stored items.
+type page struct {
+	table     *catalog.Table
+	filter    expr.Expr
+	proj      *eval.Projection
+	countOnly bool
+	limit     int // 0: none
+	out       *api.ReadOutput
+	readBytes int
+}
+
+func newPage(t *catalog.Table, rr *api.ReadRequest) *page {
+	p := &page{table: t, filter: rr.Filter, out: &api.ReadOutput{}}
+	switch rr.SelectValue() {
+	case "COUNT":
+		p.countOnly = true
+		p.out.CountOnly = true
+	case "SPECIFIC_ATTRIBUTES":
+		p.proj = eval.NewProjection(rr.Projection)
+	}
+	if rr.Limit != nil {
+		p.limit = int(*rr.Limit)
+	}
+	return p
+}
+
+// run consumes it until the page is full or the range ends. A page that
+// stops early (Limit or 1 MB) carries a LastEvaluatedKey made of the last
+// item's key attributes.
+func (p *page) run(it storage.Iterator) error {
+	var lastJSON []byte
+	stopped := false
+	for it.Next() {
+		size, js, err := splitItem(it.Value())
+		if err != nil {
+			it.Close()
+			return err
+		}
+		p.readBytes += size
+		p.out.ScannedCount++
+		if err := p.take(js); err != nil {
+			it.Close()
+			return err
+		}
+		if (p.limit > 0 && p.out.ScannedCount >= p.limit) || p.readBytes >= maxPageBytes {
+			lastJSON = append([]byte(nil), js...)
+			stopped = true
+			break
+		}
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	if stopped {
+		item, err := attr.DecodeItem(lastJSON)
+		if err != nil {
+			return err
+		}
+		p.out.LastEvaluatedKey = keyItem(p.table, item)
+	}
+	return nil
+}
+
+// take applies the filter and projection to one stored item.
+func (p *page) take(js []byte) error {
+	var item attr.Item
+	if p.filter != nil || p.proj != nil {
+		var err error
+		if item, err = attr.DecodeItem(js); err != nil {
+			return err
+		}
+	}
+	if p.filter != nil && !eval.Condition(p.filter, item) {
+		return nil
+	}
+	p.out.Count++
+	if p.countOnly {
+		return nil
+	}
+	if len(p.out.ItemsJSON) > 0 {
+		p.out.ItemsJSON = append(p.out.ItemsJSON, ',')
+	}
+	if p.proj != nil {
+		p.out.ItemsJSON = attr.AppendItem(p.out.ItemsJSON, p.proj.Apply(item))
+	} else {
+		p.out.ItemsJSON = append(p.out.ItemsJSON, js...)
+	}
+	return nil
+}
+
+// startKey validates an ExclusiveStartKey (exactly the table's key
+// attributes) and returns its storage key.
+func startKey(t *catalog.Table, esk attr.Item) ([]byte, error) {
+	k, err := extractKey(t, esk, keyOfKey)
+	if err != nil {
+		if e, ok := ddberr.As(err); ok && e.Code == ddberr.ValidationException {
+			return nil, ddberr.Validation("The provided starting key is invalid: " + e.Message)
+		}
+		return nil, err
+	}
+	return storageKey(t, k), nil
+}
+
+// resume narrows [lo, hi) to the keys after start in the scan direction.
+func resume(lo, hi, start []byte, forward bool) ([]byte, []byte) {
+	if forward {
+		if s := successor(start); bytes.Compare(s, lo) > 0 {
+			lo = s
+		}
+	} else if hi == nil || bytes.Compare(start, hi) < 0 {
+		hi = start
+	}
+	return lo, hi
+}

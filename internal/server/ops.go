@@ -1,0 +1,55 @@
+package server
+
+import (
+	"context"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/engine"
+)
+
+// output is an operation's response.
+type output interface {
+	AppendJSON(dst []byte) []byte
+}
+
+// opFunc decodes, validates and runs one operation.
+type opFunc func(ctx context.Context, e *engine.Engine, body []byte) (output, error)
+
+// ops is the routing table: X-Amz-Target operation name → handler.
+var ops = map[string]opFunc{
+	"CreateTable":    handle((*engine.Engine).CreateTable),
+	"DescribeTable":  handle((*engine.Engine).DescribeTable),
+	"ListTables":     handle((*engine.Engine).ListTables),
+	"DeleteTable":    handle((*engine.Engine).DeleteTable),
+	"PutItem":        handle((*engine.Engine).PutItem),
+	"GetItem":        handle((*engine.Engine).GetItem),
+	"DeleteItem":     handle((*engine.Engine).DeleteItem),
+	"BatchGetItem":   handle((*engine.Engine).BatchGetItem),
+	"BatchWriteItem": handle((*engine.Engine).BatchWriteItem),
+	"Query":          handle((*engine.Engine).Query),
+	"Scan":           handle((*engine.Engine).Scan),
+}
+
+// input is a decodable, validatable operation input.
+type input interface {
+	api.Input
+	Validate() error
+}
+
+// handle adapts an engine method to an opFunc: decode the body strictly,
+// validate without the table, then run.
+func handle[P any, I interface {
+	*P
+	input
+}, O output](fn func(*engine.Engine, context.Context, I) (O, error)) opFunc {
+	return func(ctx context.Context, e *engine.Engine, body []byte) (output, error) {
+		in := I(new(P))
+		if err := api.DecodeInput(body, in); err != nil {
+			return nil, err
+		}
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+		return fn(e, ctx, in)
+	}
+}

@@ -1,0 +1,318 @@
+// Package server is dynago's HTTP edge: DynamoDB's JSON 1.0 protocol on
+// POST /, the X-Amz-Target routing table, request bodies and their limits,
+// authentication headers, request ids, x-amz-crc32, and rendering every
+// error exactly once as {"__type": ..., "message": ...}. It holds no
+// DynamoDB semantics: those are in package engine.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.LowLevelAPI.html
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"hash/crc32"
+	"io"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// MaxRequestBytes is the largest request body DynamoDB accepts (16 MB);
+// larger bodies get HTTP 413.
+const MaxRequestBytes = 16 << 20
+
+// Options configure a Server.
+type Options struct {
+	// Logger; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Server is an http.Handler speaking DynamoDB's protocol.
+type Server struct {
+	engine *engine.Engine
+	log    *slog.Logger
+	ready  atomic.Bool
+
+	ids requestIDs
+}
+
+// New returns a Server for e. It answers GET / with 200 once MarkReady has
+// been called (503 before).
+func New(e *engine.Engine, opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Server{engine: e, log: opts.Logger}
+	s.ids.init()
+	return s
+}
+
+// MarkReady makes the health check answer 200.
+func (s *Server) MarkReady() { s.ready.Store(true) }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	if origin := r.Header.Get("Origin"); origin != "" {
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32")
+		if r.Method == http.MethodOptions {
+			if v := r.Header.Get("Access-Control-Request-Headers"); v != "" {
+				h.Set("Access-Control-Allow-Headers", v)
+			}
+			if v := r.Header.Get("Access-Control-Request-Method"); v != "" {
+				h.Set("Access-Control-Allow-Methods", v)
+			}
+			h.Set("Access-Control-Max-Age", "172800")
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/" {
+		s.health(w)
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, "<UnknownOperationException/>\n")
+		return
+	}
+	s.serveAPI(w, r)
+}
+
+func (s *Server) health(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if !s.ready.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "starting: dynago\n")
+		return
+	}
+	io.WriteString(w, "healthy: dynago\n")
+}
+
+// serveAPI handles one DynamoDB API call.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := s.ids.next()
+	w.Header().Set("x-amzn-RequestId", id)
+	contentType := "application/x-amz-json-1.0"
+	if r.Header.Get("Content-Type") == "application/json" {
+		contentType = "application/json"
+	}
+
+	var out []byte
+
+	target := r.Header.Get("X-Amz-Target")
+	opName, status, err := s.call(r, target, &out)
+	if err != nil {
+		out, status = renderError(out[:0], err, s.log, id, opName)
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(status)
+	w.Write(out)
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		s.log.Debug("request", "op", opName, "status", status, "id", id, "ms", float64(time.Since(start).Microseconds())/1000)
+	}
+}
+
+// call routes and runs the operation, appending its response to *out.
+func (s *Server) call(r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
+	const prefix = "DynamoDB_20120810."
+	if !strings.HasPrefix(target, prefix) {
+		return "", 0, ddberr.New(ddberr.UnknownOperationException, "")
+	}
+	opName = target[len(prefix):]
+	run, ok := ops[opName]
+	if !ok {
+		return opName, 0, ddberr.New(ddberr.UnknownOperationException, "")
+	}
+	region, err := authenticate(r)
+	if err != nil {
+		return opName, 0, err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return opName, 0, err
+	}
+	ctx := engine.WithRegion(r.Context(), region)
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic serving request", "op", opName, "panic", p)
+			status, err = 0, ddberr.Internal(errors.New("panic"))
+		}
+	}()
+	res, err := run(ctx, s.engine, body)
+	if err != nil {
+		return opName, 0, err
+	}
+	*out = res.AppendJSON(*out)
+	return opName, http.StatusOK, nil
+}
+
+// errTooLarge marks a body over MaxRequestBytes.
+var errTooLarge = errors.New("request entity too large")
+
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > MaxRequestBytes {
+		return nil, errTooLarge
+	}
+	lr := io.LimitReader(r.Body, MaxRequestBytes+1)
+	var body []byte
+	if r.ContentLength > 0 {
+		body = make([]byte, 0, r.ContentLength)
+	}
+	buf := body
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(buf) > MaxRequestBytes {
+		return nil, errTooLarge
+	}
+	return buf, nil
+}
+
+// authenticate checks the Authorization header as DynamoDB does before
+// reading the body, and returns the region of its credential scope. Any
+// well-formed SigV4 credentials are accepted; the signature itself is not
+// verified yet.
+func authenticate(r *http.Request) (string, error) {
+	auth := strings.TrimSpace(r.Header.Get("Authorization"))
+	if auth == "" || !strings.HasPrefix(auth, "AWS4-") {
+		if r.URL.Query().Get("X-Amz-Credential") != "" {
+			return credentialRegion(r.URL.Query().Get("X-Amz-Credential")), nil
+		}
+		return "", ddberr.New(ddberr.MissingAuthenticationTokenException, "Request is missing Authentication Token")
+	}
+	params := map[string]string{}
+	if sp := strings.IndexByte(auth, ' '); sp > 0 {
+		for _, kv := range strings.Split(auth[sp+1:], ",") {
+			kv = strings.TrimSpace(kv)
+			if eq := strings.IndexByte(kv, '='); eq > 0 {
+				params[kv[:eq]] = kv[eq+1:]
+			}
+		}
+	}
+	var msg strings.Builder
+	for _, p := range []string{"Credential", "Signature", "SignedHeaders"} {
+		if params[p] == "" {
+			msg.WriteString("Authorization header requires '" + p + "' parameter. ")
+		}
+	}
+	if r.Header.Get("X-Amz-Date") == "" && r.Header.Get("Date") == "" {
+		msg.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
+	}
+	if msg.Len() > 0 {
+		return "", ddberr.New(ddberr.IncompleteSignatureException, msg.String()+"Authorization="+auth)
+	}
+	parts := strings.Split(strings.TrimRight(params["Credential"], "/"), "/")
+	if len(parts) != 5 {
+		return "", ddberr.New(ddberr.IncompleteSignatureException,
+			"Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '"+params["Credential"]+"'")
+	}
+	return parts[2], nil
+}
+
+func credentialRegion(cred string) string {
+	parts := strings.Split(cred, "/")
+	if len(parts) == 5 {
+		return parts[2]
+	}
+	return ""
+}
+
+// renderError appends err's JSON body and returns the HTTP status.
+func renderError(dst []byte, err error, log *slog.Logger, id, op string) ([]byte, int) {
+	if errors.Is(err, errTooLarge) {
+		return dst, http.StatusRequestEntityTooLarge
+	}
+	e, ok := ddberr.As(err)
+	if !ok {
+		if errors.Is(err, context.Canceled) {
+			e = ddberr.New(ddberr.RequestLimitExceeded, "Request was cancelled")
+		} else {
+			log.Error("internal error", "op", op, "id", id, "err", err)
+			e = ddberr.Internal(err)
+		}
+	}
+	dst = append(dst, `{"__type":`...)
+	dst = wire.AppendString(dst, e.Code.Type())
+	if e.Message != "" {
+		if e.UpperMessage {
+			dst = append(dst, `,"Message":`...)
+		} else {
+			dst = append(dst, `,"message":`...)
+		}
+		dst = wire.AppendString(dst, e.Message)
+	}
+	for _, k := range sortedFieldNames(e.Fields) {
+		dst = append(dst, ',')
+		dst = wire.AppendString(dst, k)
+		dst = append(dst, ':')
+		dst = append(dst, e.Fields[k]...)
+	}
+	dst = append(dst, '}')
+	return dst, e.Code.Status()
+}
+
+func sortedFieldNames(m map[string][]byte) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// requestIDs makes DynamoDB-style request ids: 52 characters of [0-9A-Z],
+// unique per process (a random prefix and a counter).
+type requestIDs struct {
+	prefix [20]byte
+	n      atomic.Uint64
+}
+
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+func (g *requestIDs) init() {
+	var seed [20]byte
+	rand.Read(seed[:])
+	for i, b := range seed {
+		g.prefix[i] = idAlphabet[int(b)%len(idAlphabet)]
+	}
+}
+
+func (g *requestIDs) next() string {
+	var b [52]byte
+	copy(b[:], g.prefix[:])
+	n := g.n.Add(1)
+	for i := len(b) - 1; i >= len(g.prefix); i-- {
+		b[i] = idAlphabet[n%uint64(len(idAlphabet))]
+		n /= uint64(len(idAlphabet))
+	}
+	return string(b[:])
+}

@@ -1,0 +1,95 @@
+// Package storage is the narrow transactional key-value interface that
+// dynago's engine consumes. Everything the engine stores — the table
+// catalog, items, index entries — goes through a Txn, and every DynamoDB
+// guarantee that spans reads and writes (conditional writes, read-modify-
+// write of item counts, catalog changes) rests on Commit's conflict check,
+// never on locks held outside this package. That is what lets a distributed
+// engine (TiKV) sit behind the same interface with several stateless dynago
+// nodes.
+//
+// # Contract
+//
+// A read-write transaction sees every transaction committed before it began
+// and its own writes. Get records the key in the transaction's read set;
+// Commit applies all buffered writes atomically and durably, or fails with
+// ErrConflict if any key in the read set was written by another transaction
+// that committed after this one began. Scan reads a consistent view of a
+// key range but does not join the read set: it serves Query and Scan, which
+// DynamoDB does not make serializable.
+//
+// A read-only transaction reads one consistent snapshot and cannot write.
+//
+// Keys and values passed in are copied; slices returned are owned by the
+// caller (Get) or valid until the iterator moves (Iterator.Key/Value).
+//
+// Implementations: storage/pebble (embedded, on disk or in memory). The
+// contract suite in storage/storagetest runs against each.
+package storage
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrConflict is returned by Commit when a key the transaction read was
+// changed by a transaction that committed after it began. The caller
+// retries the whole operation from Begin.
+var ErrConflict = errors.New("storage: transaction conflict")
+
+// ErrNotFound is returned by Get for a key with no value.
+var ErrNotFound = errors.New("storage: not found")
+
+// ErrReadOnly is returned when a read-only transaction is asked to write.
+var ErrReadOnly = errors.New("storage: read-only transaction")
+
+// Store opens transactions over one ordered key space.
+type Store interface {
+	// Begin starts a transaction. A read-only transaction reads one
+	// snapshot; it must still be ended with Rollback (or Commit, which is
+	// then a no-op).
+	Begin(ctx context.Context, readOnly bool) (Txn, error)
+	// DeleteRange removes every key in [lower, upper) outside any
+	// transaction. It is for key spaces no transaction can reach any more
+	// (the items of a deleted table); it is durable when it returns.
+	DeleteRange(ctx context.Context, lower, upper []byte) error
+	// Close releases the store. Transactions must be ended first. Calling
+	// Close twice returns an error and does nothing else.
+	Close() error
+}
+
+// Txn is one transaction. It is not safe for concurrent use.
+type Txn interface {
+	// Get returns a copy of key's value, or ErrNotFound. It sees the
+	// transaction's own writes. In a read-write transaction the key joins
+	// the read set.
+	Get(key []byte) ([]byte, error)
+	// Scan iterates keys in [lower, upper) in ascending order, or
+	// descending when reverse is set, over the state the transaction began
+	// with (not its own writes). The iterator must be closed.
+	Scan(lower, upper []byte, reverse bool) (Iterator, error)
+	// Set buffers a write of value at key.
+	Set(key, value []byte) error
+	// Delete buffers a deletion of key.
+	Delete(key []byte) error
+	// Commit applies the buffered writes atomically and durably, or returns
+	// ErrConflict (nothing applied). The transaction is over either way.
+	Commit() error
+	// Rollback discards the transaction. It is safe to call after Commit.
+	Rollback()
+}
+
+// Iterator walks a key range. Usage:
+//
+//	for it.Next() { use(it.Key(), it.Value()) }
+//	if err := it.Close(); err != nil { ... }
+type Iterator interface {
+	// Next advances to the next key and reports whether there is one.
+	Next() bool
+	// Key returns the current key, valid until the next call to Next.
+	Key() []byte
+	// Value returns the current value, valid until the next call to Next.
+	Value() []byte
+	// Close releases the iterator and returns any error met while
+	// iterating.
+	Close() error
+}

@@ -1,0 +1,550 @@
+// Package wire reads and writes the JSON of DynamoDB's JSON 1.0 protocol
+// (Content-Type application/x-amz-json-1.0).
+//
+// The Reader is a pull parser over a request body: callers walk the shape
+// they expect (objects, arrays, strings, numbers, booleans) and every
+// mismatch becomes a SerializationException in the style DynamoDB's Coral
+// framework uses ("NUMBER_VALUE cannot be converted to String"). Malformed
+// JSON is a SerializationException too. The Reader never panics on any
+// input; FuzzReader checks that.
+//
+// The Writer side is a set of append functions (AppendString and friends)
+// that build response bodies without reflection.
+package wire
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/dynago/dynago/internal/ddberr"
+)
+
+// Kind is the kind of the next JSON value.
+type Kind uint8
+
+// JSON value kinds.
+const (
+	Invalid Kind = iota
+	Object
+	Array
+	String
+	Number
+	Bool
+	Null
+)
+
+// token returns the Coral/Jackson token name for k, used in
+// SerializationException messages.
+func (k Kind) token() string {
+	switch k {
+	case Object:
+		return "START_OBJECT"
+	case Array:
+		return "START_ARRAY"
+	case String:
+		return "STRING_VALUE"
+	case Number:
+		return "NUMBER_VALUE"
+	case Bool:
+		return "BOOLEAN_VALUE"
+	case Null:
+		return "NULL_VALUE"
+	}
+	return "UNKNOWN"
+}
+
+// maxDepth bounds JSON nesting so that hostile input cannot exhaust the
+// stack. It is well above what DynamoDB accepts (32 document levels, two
+// JSON objects each, plus the request envelope), so that deep documents
+// reach attr.Validate and get DynamoDB's own nesting message.
+const maxDepth = 256
+
+// Reader pulls JSON values from a byte slice. The zero value is not usable;
+// call NewReader. Strings returned by the Reader are copies and stay valid
+// after the input slice is reused.
+type Reader struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+// NewReader returns a Reader over data. data must not change while the
+// Reader is in use.
+func NewReader(data []byte) *Reader { return &Reader{data: data} }
+
+// malformed is the error for input that is not JSON.
+func (r *Reader) malformed() error {
+	return ddberr.Serialization(fmt.Sprintf("Malformed JSON at offset %d", r.pos))
+}
+
+// TypeError is the SerializationException for a value of kind got where a
+// value of the Coral type want ("String", "Boolean", "Integer", "Long",
+// "Blob", "List", "Map", a structure name) was expected.
+func TypeError(got Kind, want string) error {
+	return ddberr.Serialization(got.token() + " cannot be converted to " + want)
+}
+
+func (r *Reader) skipWS() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\t', '\n', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Peek returns the kind of the next value without consuming it, or Invalid
+// at the end of input or on a byte that cannot start a value.
+func (r *Reader) Peek() Kind {
+	r.skipWS()
+	if r.pos >= len(r.data) {
+		return Invalid
+	}
+	switch c := r.data[r.pos]; {
+	case c == '{':
+		return Object
+	case c == '[':
+		return Array
+	case c == '"':
+		return String
+	case c == '-' || (c >= '0' && c <= '9'):
+		return Number
+	case c == 't' || c == 'f':
+		return Bool
+	case c == 'n':
+		return Null
+	}
+	return Invalid
+}
+
+// End checks that only whitespace remains.
+func (r *Reader) End() error {
+	r.skipWS()
+	if r.pos != len(r.data) {
+		return r.malformed()
+	}
+	return nil
+}
+
+// ReadNull consumes a null and reports whether there was one.
+func (r *Reader) ReadNull() (bool, error) {
+	if r.Peek() != Null {
+		return false, nil
+	}
+	if !r.literal("null") {
+		return false, r.malformed()
+	}
+	return true, nil
+}
+
+func (r *Reader) literal(s string) bool {
+	if len(r.data)-r.pos < len(s) || string(r.data[r.pos:r.pos+len(s)]) != s {
+		return false
+	}
+	r.pos += len(s)
+	return true
+}
+
+// Object reads an object, calling fn for each member with its key; fn must
+// consume the member's value (read it or Skip it). want names the expected
+// Coral type in type errors. A null is accepted as an absent object (fn is
+// never called) and reported by the returned bool being false.
+func (r *Reader) Object(want string, fn func(key string) error) (bool, error) {
+	switch k := r.Peek(); k {
+	case Object:
+	case Null:
+		r.literal("null")
+		return false, nil
+	case Invalid:
+		return false, r.malformed()
+	default:
+		return false, TypeError(k, want)
+	}
+	r.depth++
+	if r.depth > maxDepth {
+		return false, ddberr.Serialization("JSON nesting too deep")
+	}
+	r.pos++ // '{'
+	r.skipWS()
+	if r.pos < len(r.data) && r.data[r.pos] == '}' {
+		r.pos++
+		r.depth--
+		return true, nil
+	}
+	for {
+		r.skipWS()
+		if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+			return false, r.malformed()
+		}
+		key, err := r.readString()
+		if err != nil {
+			return false, err
+		}
+		r.skipWS()
+		if r.pos >= len(r.data) || r.data[r.pos] != ':' {
+			return false, r.malformed()
+		}
+		r.pos++
+		if r.Peek() == Invalid {
+			return false, r.malformed()
+		}
+		if err := fn(key); err != nil {
+			return false, err
+		}
+		r.skipWS()
+		if r.pos >= len(r.data) {
+			return false, r.malformed()
+		}
+		switch r.data[r.pos] {
+		case ',':
+			r.pos++
+		case '}':
+			r.pos++
+			r.depth--
+			return true, nil
+		default:
+			return false, r.malformed()
+		}
+	}
+}
+
+// Array reads an array, calling fn for each element; fn must consume the
+// element. A null is accepted as an absent array (returned bool false).
+func (r *Reader) Array(want string, fn func(i int) error) (bool, error) {
+	switch k := r.Peek(); k {
+	case Array:
+	case Null:
+		r.literal("null")
+		return false, nil
+	case Invalid:
+		return false, r.malformed()
+	default:
+		return false, TypeError(k, want)
+	}
+	r.depth++
+	if r.depth > maxDepth {
+		return false, ddberr.Serialization("JSON nesting too deep")
+	}
+	r.pos++ // '['
+	r.skipWS()
+	if r.pos < len(r.data) && r.data[r.pos] == ']' {
+		r.pos++
+		r.depth--
+		return true, nil
+	}
+	for i := 0; ; i++ {
+		if r.Peek() == Invalid {
+			return false, r.malformed()
+		}
+		if err := fn(i); err != nil {
+			return false, err
+		}
+		r.skipWS()
+		if r.pos >= len(r.data) {
+			return false, r.malformed()
+		}
+		switch r.data[r.pos] {
+		case ',':
+			r.pos++
+		case ']':
+			r.pos++
+			r.depth--
+			return true, nil
+		default:
+			return false, r.malformed()
+		}
+	}
+}
+
+// String reads a string. A null yields ("", false, nil).
+func (r *Reader) String() (string, bool, error) {
+	switch k := r.Peek(); k {
+	case String:
+		s, err := r.readString()
+		return s, err == nil, err
+	case Null:
+		r.literal("null")
+		return "", false, nil
+	case Invalid:
+		return "", false, r.malformed()
+	default:
+		return "", false, TypeError(k, "String")
+	}
+}
+
+// Bool reads a boolean. A null yields (false, false, nil).
+func (r *Reader) Bool() (bool, bool, error) {
+	switch k := r.Peek(); k {
+	case Bool:
+		if r.literal("true") {
+			return true, true, nil
+		}
+		if r.literal("false") {
+			return false, true, nil
+		}
+		return false, false, r.malformed()
+	case Null:
+		r.literal("null")
+		return false, false, nil
+	case Invalid:
+		return false, false, r.malformed()
+	default:
+		return false, false, TypeError(k, "Boolean")
+	}
+}
+
+// Int64 reads a number and truncates it toward zero, as DynamoDB's
+// TruncatingBigNumber does for integer members. want is "Integer" or "Long"
+// for error messages. Values beyond the int64 range saturate. A null yields
+// (0, false, nil).
+func (r *Reader) Int64(want string) (int64, bool, error) {
+	switch k := r.Peek(); k {
+	case Number:
+	case Null:
+		r.literal("null")
+		return 0, false, nil
+	case Invalid:
+		return 0, false, r.malformed()
+	default:
+		return 0, false, TypeError(k, want)
+	}
+	raw, err := r.readNumber()
+	if err != nil {
+		return 0, false, err
+	}
+	if n, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		return n, true, nil
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil && f == 0 {
+		return 0, false, r.malformed()
+	}
+	switch {
+	case f >= math.MaxInt64:
+		return math.MaxInt64, true, nil
+	case f <= math.MinInt64:
+		return math.MinInt64, true, nil
+	}
+	return int64(f), true, nil
+}
+
+// Float64 reads a number as a float64 (for Double members).
+func (r *Reader) Float64() (float64, bool, error) {
+	switch k := r.Peek(); k {
+	case Number:
+	case Null:
+		r.literal("null")
+		return 0, false, nil
+	case Invalid:
+		return 0, false, r.malformed()
+	default:
+		return 0, false, TypeError(k, "Double")
+	}
+	raw, err := r.readNumber()
+	if err != nil {
+		return 0, false, err
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, false, r.malformed()
+	}
+	return f, true, nil
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// Skip consumes the next value, whatever it is.
+func (r *Reader) Skip() error {
+	switch r.Peek() {
+	case Object:
+		_, err := r.Object("", func(string) error { return r.Skip() })
+		return err
+	case Array:
+		_, err := r.Array("", func(int) error { return r.Skip() })
+		return err
+	case String:
+		_, err := r.readString()
+		return err
+	case Number:
+		_, err := r.readNumber()
+		return err
+	case Bool:
+		if r.literal("true") || r.literal("false") {
+			return nil
+		}
+	case Null:
+		if r.literal("null") {
+			return nil
+		}
+	}
+	return r.malformed()
+}
+
+// readNumber consumes a JSON number and returns its text.
+func (r *Reader) readNumber() (string, error) {
+	start := r.pos
+	d := r.data
+	i := r.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		return "", r.malformed()
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return "", r.malformed()
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return "", r.malformed()
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	r.pos = i
+	return string(d[start:i]), nil
+}
+
+// readString consumes a JSON string (the reader is at its opening quote)
+// and returns its decoded value. Invalid UTF-8 is rejected, as DynamoDB
+// stores only valid Unicode.
+func (r *Reader) readString() (string, error) {
+	d := r.data
+	i := r.pos + 1
+	// Fast path: no escapes, all ASCII or valid UTF-8.
+	start := i
+	for i < len(d) {
+		c := d[i]
+		if c == '"' {
+			s := d[start:i]
+			if !utf8.Valid(s) {
+				r.pos = i
+				return "", ddberr.Serialization("Invalid UTF-8 in string")
+			}
+			r.pos = i + 1
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	// Slow path with escapes.
+	buf := make([]byte, 0, i-start+16)
+	buf = append(buf, d[start:i]...)
+	for {
+		if i >= len(d) {
+			r.pos = i
+			return "", r.malformed()
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(buf) {
+				r.pos = i
+				return "", ddberr.Serialization("Invalid UTF-8 in string")
+			}
+			r.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			r.pos = i
+			return "", r.malformed()
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		i++
+		if i >= len(d) {
+			r.pos = i
+			return "", r.malformed()
+		}
+		switch d[i] {
+		case '"', '\\', '/':
+			buf = append(buf, d[i])
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			rn, ok := hex4(d, i+1)
+			if !ok {
+				r.pos = i
+				return "", r.malformed()
+			}
+			i += 4
+			if utf16.IsSurrogate(rn) {
+				// A high surrogate must be followed by \uDC00-\uDFFF.
+				if i+2 < len(d) && d[i+1] == '\\' && d[i+2] == 'u' {
+					if lo, ok := hex4(d, i+3); ok {
+						if dec := utf16.DecodeRune(rn, lo); dec != utf8.RuneError {
+							buf = utf8.AppendRune(buf, dec)
+							i += 6 + 1
+							continue
+						}
+					}
+				}
+				r.pos = i
+				return "", ddberr.Serialization("Invalid UTF-16 surrogate in string")
+			}
+			buf = utf8.AppendRune(buf, rn)
+		default:
+			r.pos = i
+			return "", r.malformed()
+		}
+		i++
+	}
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range d[i : i+4] {
+		v <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			v |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			v |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			v |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
