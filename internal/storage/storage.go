@@ -65,7 +65,8 @@ type Txn interface {
 	Get(key []byte) ([]byte, error)
 	// Scan iterates keys in [lower, upper) in ascending order, or
 	// descending when reverse is set, over the state the transaction began
-	// with (not its own writes). The iterator must be closed.
+	// with (not its own writes). An empty lower or upper bound means
+	// unbounded on that side. The iterator must be closed.
 	Scan(lower, upper []byte, reverse bool) (Iterator, error)
 	// Set buffers a write of value at key.
 	Set(key, value []byte) error

@@ -212,7 +212,7 @@ func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error
 	if t.done {
 		return nil, errors.New("pebble: transaction finished")
 	}
-	it, err := t.s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	it, err := t.s.db.NewIter(iterOptions(lower, upper))
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +294,7 @@ func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error
 	if t.snap == nil {
 		return nil, errors.New("pebble: transaction finished")
 	}
-	it, err := t.snap.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	it, err := t.snap.NewIter(iterOptions(lower, upper))
 	if err != nil {
 		return nil, err
 	}
@@ -314,6 +314,19 @@ func (t *roTxn) Rollback() {
 		t.snap.Close()
 		t.snap = nil
 	}
+}
+
+// iterOptions returns Pebble bounds; an empty bound means unbounded (Pebble
+// rejects empty, non-nil bounds in its invariant checks).
+func iterOptions(lower, upper []byte) *pebble.IterOptions {
+	o := &pebble.IterOptions{}
+	if len(lower) > 0 {
+		o.LowerBound = lower
+	}
+	if len(upper) > 0 {
+		o.UpperBound = upper
+	}
+	return o
 }
 
 // iterator adapts a Pebble iterator to storage.Iterator.
