@@ -1,0 +1,213 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/server"
+	"github.com/dynago/dynago/internal/storage/pebble"
+)
+
+// newServer returns a test HTTP server over an in-memory store, with the
+// engine clock fixed (tests may move it).
+func newServer(tb testing.TB) *httptest.Server {
+	tb.Helper()
+	st, err := pebble.Open(pebble.Options{InMemory: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := server.New(engine.New(st, engine.Options{Now: func() time.Time { return now }}), server.Options{})
+	s.MarkReady()
+	ts := httptest.NewServer(s)
+	tb.Cleanup(func() { ts.Close(); st.Close() })
+	return ts
+}
+
+const auth = "AWS4-HMAC-SHA256 Credential=AKID/20260102/eu-west-2/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc"
+
+// call sends one API request and returns status, headers and body.
+func call(tb testing.TB, ts *httptest.Server, op, body string, hdr ...string) (int, http.Header, []byte) {
+	tb.Helper()
+	req, _ := http.NewRequest("POST", ts.URL+"/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	if op != "" {
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	}
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("X-Amz-Date", "20260102T030405Z")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] == "" {
+			req.Header.Del(hdr[i])
+		} else {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, b
+}
+
+func mustOK(tb testing.TB, ts *httptest.Server, op, body string) map[string]any {
+	tb.Helper()
+	status, _, b := call(tb, ts, op, body)
+	if status != 200 {
+		tb.Fatalf("%s %s: %d %s", op, body, status, b)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		tb.Fatalf("%s: bad JSON %s", op, b)
+	}
+	return out
+}
+
+func TestServe_ResponseHeaders(t *testing.T) {
+	ts := newServer(t)
+	status, h, body := call(t, ts, "ListTables", `{}`)
+	if status != 200 || string(body) != `{"TableNames":[]}` {
+		t.Fatalf("%d %s", status, body)
+	}
+	if h.Get("Content-Type") != "application/x-amz-json-1.0" {
+		t.Errorf("Content-Type %q", h.Get("Content-Type"))
+	}
+	if got := h.Get("X-Amz-Crc32"); got != strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10) {
+		t.Errorf("x-amz-crc32 %q does not match the body", got)
+	}
+	if id := h.Get("X-Amzn-Requestid"); len(id) != 52 {
+		t.Errorf("request id %q", id)
+	}
+}
+
+func TestServe_Health(t *testing.T) {
+	ts := newServer(t)
+	resp, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(string(b), "healthy") {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+}
+
+// TestServe_ProtocolErrors: the protocol-level answers DynamoDB gives
+// (docs/dynamodb-behaviour.md §1).
+func TestServe_ProtocolErrors(t *testing.T) {
+	ts := newServer(t)
+	for _, tc := range []struct {
+		name, op, body string
+		hdr            []string
+		status         int
+		want           string
+	}{
+		{"unknown operation", "NoSuchOp", `{}`, nil, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`},
+		{"no target", "", `{}`, nil, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`},
+		{"old API version", "", `{}`, []string{"X-Amz-Target", "DynamoDB_20111205.ListTables"}, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`},
+		{"no Authorization", "ListTables", `{}`, []string{"Authorization", ""}, 400,
+			`{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}`},
+		{"incomplete Authorization", "ListTables", `{}`, []string{"Authorization", "AWS4-"}, 400,
+			`{"__type":"com.amazon.coral.service#IncompleteSignatureException","message":"Authorization header requires 'Credential' parameter. Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-"}`},
+		{"malformed JSON", "ListTables", `{"Limit":`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"Malformed JSON at offset 9"}`},
+		{"empty body", "ListTables", ``, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"number as string", "ListTables", `{"Limit":"5"}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
+		{"TableName as number", "DescribeTable", `{"TableName":123}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
+		{"N as number", "PutItem", `{"TableName":"abc","Item":{"a":{"N":1}}}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
+		{"missing table", "GetItem", `{"TableName":"nope","Key":{"a":{"S":"x"}}}`, nil, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}`},
+		{"describe missing table", "DescribeTable", `{"TableName":"nope"}`, nil, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found: Table: nope not found"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, h, body := call(t, ts, tc.op, tc.body, tc.hdr...)
+			if status != tc.status || string(body) != tc.want {
+				t.Errorf("got %d %s\nwant %d %s", status, body, tc.status, tc.want)
+			}
+			if h.Get("Content-Type") != "application/x-amz-json-1.0" || !json.Valid(body) {
+				t.Errorf("error body is not application/x-amz-json-1.0 JSON: %q %s", h.Get("Content-Type"), body)
+			}
+		})
+	}
+}
+
+func TestServe_NonPost_Is404(t *testing.T) {
+	ts := newServer(t)
+	req, _ := http.NewRequest("PUT", ts.URL+"/", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("PUT / answered %d", resp.StatusCode)
+	}
+}
+
+func TestServe_BodyOver16MB_Is413(t *testing.T) {
+	ts := newServer(t)
+	big := `{"TableName":"` + strings.Repeat("a", server.MaxRequestBytes) + `"}`
+	status, _, _ := call(t, ts, "DescribeTable", big)
+	if status != 413 {
+		t.Fatalf("status %d, want 413", status)
+	}
+}
+
+func TestServe_CORSPreflight(t *testing.T) {
+	ts := newServer(t)
+	req, _ := http.NewRequest("OPTIONS", ts.URL+"/", nil)
+	req.Header.Set("Origin", "http://localhost:8001")
+	req.Header.Set("Access-Control-Request-Headers", "x-amz-target,authorization")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		resp.Header.Get("Access-Control-Allow-Headers") != "x-amz-target,authorization" {
+		t.Fatalf("%d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+// TestServe_ArnUsesCredentialRegion: ARNs carry the credential scope's
+// region.
+func TestServe_ArnUsesCredentialRegion(t *testing.T) {
+	ts := newServer(t)
+	out := mustOK(t, ts, "CreateTable", `{"TableName":"arns","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	arn := out["TableDescription"].(map[string]any)["TableArn"]
+	if arn != "arn:aws:dynamodb:eu-west-2:000000000000:table/arns" {
+		t.Fatalf("TableArn %v", arn)
+	}
+}
+
+// FuzzServe: arbitrary bodies for every operation never produce a 5xx or
+// a body that is not JSON.
+func FuzzServe(f *testing.F) {
+	ts := newServer(f)
+	mustOK(f, ts, "CreateTable", `{"TableName":"fuzz","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable"}
+	f.Add(uint8(0), []byte(`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"N":"1.5"}]}}}}}`))
+	f.Add(uint8(3), []byte(`{"TableName":"fuzz","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":"attribute_exists(m.x[0])","ExpressionAttributeValues":{":p":{"S":"a"},":a":{"N":"0"},":b":{"N":"9"}}}`))
+	f.Add(uint8(4), []byte(`{"TableName":"fuzz","Segment":1,"TotalSegments":3,"Limit":2}`))
+	f.Add(uint8(6), []byte(`{"RequestItems":{"fuzz":[{"PutRequest":{"Item":{"pk":{"S":"b"},"sk":{"N":"2"}}}}]}}`))
+	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
+		name := ops[int(op)%len(ops)]
+		if name == "DeleteTable" && bytes.Contains(body, []byte("fuzz")) {
+			return
+		}
+		status, _, out := call(t, ts, name, string(body))
+		if status >= 500 || !json.Valid(out) {
+			t.Fatalf("%s %q: %d %s", name, body, status, out)
+		}
+	})
+}
