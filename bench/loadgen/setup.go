@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+const (
+	queryPK    = "Q#1" // the partition read by the query op
+	queryItems = 20    // items in queryPK: SK = A#0000..A#0019
+	dataLen    = 960   // length of the data attribute: items are ~1 KB
+)
+
+var payload = strings.Repeat("x", dataLen)
+
+// getKey returns the primary key of the i-th pre-loaded GetItem item.
+func getKey(i int) (pk, sk string) { return fmt.Sprintf("K#%04d", i), "S#0" }
+
+// makeItem returns a ~1 KB item shaped like bench-ceiling's canned items.
+func makeItem(pk, sk string, n int64) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"PK":     &types.AttributeValueMemberS{Value: pk},
+		"SK":     &types.AttributeValueMemberS{Value: sk},
+		"GSI1PK": &types.AttributeValueMemberS{Value: "G#1"},
+		"GSI1SK": &types.AttributeValueMemberS{Value: sk},
+		"n":      &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)},
+		"ts":     &types.AttributeValueMemberS{Value: strconv.FormatInt(time.Now().UnixNano(), 10)},
+		"data":   &types.AttributeValueMemberS{Value: payload},
+	}
+}
+
+// ensureTable creates table (PK S HASH, SK S RANGE, PAY_PER_REQUEST) unless
+// it exists, and waits until DescribeTable reports it ACTIVE.
+func ensureTable(ctx context.Context, c *dynamodb.Client, table string) error {
+	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	var nf *types.ResourceNotFoundException
+	if errors.As(err, &nf) {
+		_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName: aws.String(table),
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+			},
+			BillingMode: types.BillingModePayPerRequest,
+		})
+		var inUse *types.ResourceInUseException
+		if err != nil && !errors.As(err, &inUse) {
+			return fmt.Errorf("CreateTable: %w", err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("DescribeTable: %w", err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err == nil && out.Table != nil && out.Table.TableStatus == types.TableStatusActive {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("status %v", out.Table.TableStatus)
+			}
+			return fmt.Errorf("table %s not ACTIVE after 60s: %w", table, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// preload writes the GetItem items and the query partition unless a probe
+// finds them already there.
+func preload(ctx context.Context, c *dynamodb.Client, table string, items int) error {
+	if loaded(ctx, c, table, items) {
+		return nil
+	}
+	var reqs []types.WriteRequest
+	for i := 0; i < items; i++ {
+		pk, sk := getKey(i)
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: makeItem(pk, sk, int64(i))}})
+	}
+	for i := 0; i < queryItems; i++ {
+		item := makeItem(queryPK, fmt.Sprintf("A#%04d", i), int64(i))
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	}
+	for len(reqs) > 0 {
+		n := min(25, len(reqs))
+		if err := batchWrite(ctx, c, table, reqs[:n]); err != nil {
+			return err
+		}
+		reqs = reqs[n:]
+	}
+	if !loaded(ctx, c, table, items) {
+		return errors.New("items not readable after loading them")
+	}
+	return nil
+}
+
+// batchWrite writes one BatchWriteItem chunk, re-sending UnprocessedItems
+// with a growing back-off.
+func batchWrite(ctx context.Context, c *dynamodb.Client, table string, reqs []types.WriteRequest) error {
+	backoff := 10 * time.Millisecond
+	for attempt := 0; len(reqs) > 0; attempt++ {
+		if attempt == 20 {
+			return fmt.Errorf("BatchWriteItem: %d items still unprocessed after %d attempts", len(reqs), attempt)
+		}
+		out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{table: reqs},
+		})
+		if err != nil {
+			return fmt.Errorf("BatchWriteItem: %w", err)
+		}
+		reqs = out.UnprocessedItems[table]
+		if len(reqs) > 0 {
+			time.Sleep(backoff)
+			backoff = min(2*backoff, time.Second)
+		}
+	}
+	return nil
+}
+
+// loaded reports whether the last GetItem key and the full query partition
+// are readable.
+func loaded(ctx context.Context, c *dynamodb.Client, table string, items int) bool {
+	pk, sk := getKey(items - 1)
+	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(table),
+		Key:            keyOf(pk, sk),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil || g.Item == nil {
+		return false
+	}
+	q, err := c.Query(ctx, queryInput(table))
+	return err == nil && len(q.Items) == queryItems
+}
+
+// keyOf returns the key attributes of an item.
+func keyOf(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: pk},
+		"SK": &types.AttributeValueMemberS{Value: sk},
+	}
+}
+
+// queryInput returns the query op's request: PK = :pk on queryPK.
+func queryInput(table string) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:                 aws.String(table),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: queryPK}},
+	}
+}

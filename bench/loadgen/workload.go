@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// workload runs one operation from cfg.conc workers.
+type workload struct {
+	c     *dynamodb.Client
+	cfg   config
+	nonce string // makes PutItem keys distinct across runs
+}
+
+// phaseResult is what one timed phase observed.
+type phaseResult struct {
+	elapsed   time.Duration
+	latencies []time.Duration // successful and failed ops alike
+	errors    int
+	firstErr  string
+}
+
+func newWorkload(c *dynamodb.Client, cfg config) *workload {
+	return &workload{c: c, cfg: cfg, nonce: fmt.Sprintf("%x", time.Now().UnixNano())}
+}
+
+// phase runs the workload for d; with keep it records every latency.
+func (w *workload) phase(ctx context.Context, d time.Duration, keep bool) phaseResult {
+	start := time.Now()
+	deadline := start.Add(d)
+	results := make([]phaseResult, w.cfg.conc)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func(id int, r *phaseResult) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(start.UnixNano()), uint64(id)))
+			for seq := 0; time.Now().Before(deadline); seq++ {
+				t0 := time.Now()
+				err := w.do(ctx, rng, id, seq)
+				if keep {
+					r.latencies = append(r.latencies, time.Since(t0))
+				}
+				if err != nil {
+					r.errors++
+					if r.firstErr == "" {
+						r.firstErr = err.Error()
+					}
+				}
+			}
+		}(i, &results[i])
+	}
+	wg.Wait()
+	total := phaseResult{elapsed: time.Since(start)}
+	for _, r := range results {
+		total.latencies = append(total.latencies, r.latencies...)
+		total.errors += r.errors
+		if total.firstErr == "" {
+			total.firstErr = r.firstErr
+		}
+	}
+	return total
+}
+
+// do performs one operation; a response without the expected items is an
+// error too.
+func (w *workload) do(ctx context.Context, rng *rand.Rand, worker, seq int) error {
+	ctx, cancel := context.WithTimeout(ctx, w.cfg.reqTimeout)
+	defer cancel()
+	table := aws.String(w.cfg.table)
+	switch w.cfg.op {
+	case "put":
+		pk := fmt.Sprintf("P#%s#%d#%d", w.nonce, worker, seq)
+		_, err := w.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: makeItem(pk, "S#0", int64(seq))})
+		return err
+	case "get":
+		pk, sk := getKey(rng.IntN(w.cfg.items))
+		out, err := w.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: table, Key: keyOf(pk, sk), ConsistentRead: aws.Bool(false)})
+		if err == nil && out.Item == nil {
+			err = fmt.Errorf("GetItem %s: no item", pk)
+		}
+		return err
+	default:
+		out, err := w.c.Query(ctx, queryInput(w.cfg.table))
+		if err == nil && len(out.Items) != queryItems {
+			err = fmt.Errorf("Query: %d items, want %d", len(out.Items), queryItems)
+		}
+		return err
+	}
+}
