@@ -324,11 +324,16 @@ func (in *ScanInput) Validate() error {
 	return in.finish(ctx)
 }
 
-// ReadOutput is the response of Query and Scan. ItemsJSON holds the
-// encoded items joined by commas (the inside of the Items array); Items is
-// omitted for Select=COUNT.
+// ReadOutput is the response of Query and Scan; Items is omitted for
+// Select=COUNT.
+//
+// Body holds the start of the response body, `{"Items":[` followed by the
+// encoded items joined by commas, so that items are copied once, from
+// storage straight into the response. Use StartItems and AddItem to fill
+// it.
 type ReadOutput struct {
-	ItemsJSON        []byte
+	Body             []byte
+	nItems           int
 	Count            int
 	ScannedCount     int
 	CountOnly        bool
@@ -336,13 +341,40 @@ type ReadOutput struct {
 	ConsumedCapacity *ConsumedCapacity
 }
 
-// AppendJSON appends the response body.
+const itemsPrefix = `{"Items":[`
+
+// StartItems prepares Body for about sizeHint bytes of items.
+func (o *ReadOutput) StartItems(sizeHint int) {
+	o.Body = append(make([]byte, 0, len(itemsPrefix)+sizeHint+128), itemsPrefix...)
+}
+
+// AddItem appends one encoded item to the Items array.
+func (o *ReadOutput) AddItem(item []byte) {
+	if o.Body == nil {
+		o.StartItems(len(item) * 8)
+	}
+	if o.nItems > 0 {
+		o.Body = append(o.Body, ',')
+	}
+	o.Body = append(o.Body, item...)
+	o.nItems++
+}
+
+// AppendJSON appends the response body. With an empty dst it extends Body
+// in place instead of copying it.
 func (o *ReadOutput) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
 	if !o.CountOnly {
-		dst = append(dst, `"Items":[`...)
-		dst = append(dst, o.ItemsJSON...)
+		if o.Body == nil {
+			o.StartItems(0)
+		}
+		if len(dst) == 0 {
+			dst = o.Body
+		} else {
+			dst = append(dst, o.Body...)
+		}
 		dst = append(dst, "],"...)
+	} else {
+		dst = append(dst, '{')
 	}
 	dst = append(dst, `"Count":`...)
 	dst = wire.AppendInt(dst, int64(o.Count))

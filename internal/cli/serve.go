@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -28,6 +29,7 @@ type serveOptions struct {
 	inMemory    bool
 	logLevel    string
 	createDelay time.Duration
+	cpuProfile  string
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -52,6 +54,7 @@ in-flight requests finish.`,
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables in CREATING for this long (e.g. 2s)")
+	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
 	return cmd
 }
 
@@ -75,6 +78,18 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -35,10 +35,13 @@ func writeUnits(size int) float64 {
 	return u
 }
 
+// wantsCapacity reports whether ReturnConsumedCapacity asks for figures.
+func wantsCapacity(mode *string) bool { return mode != nil && *mode != "NONE" }
+
 // consumed returns the ConsumedCapacity to report for mode
 // (ReturnConsumedCapacity), or nil for NONE.
 func consumed(mode *string, table string, read, write float64) *api.ConsumedCapacity {
-	if mode == nil || *mode == "NONE" {
+	if !wantsCapacity(mode) {
 		return nil
 	}
 	return &api.ConsumedCapacity{

@@ -29,7 +29,6 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 			return err
 		}
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
-			out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
 			return err
 		}
 		if old.exists {

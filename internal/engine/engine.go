@@ -148,7 +148,7 @@ func (e *Engine) activeTable(tx storage.Txn, name string) (*catalog.Table, error
 
 // read runs fn in a read-only transaction.
 func (e *Engine) read(ctx context.Context, fn func(tx storage.Txn) error) error {
-	tx, err := e.store.Begin(ctx, true)
+	tx, err := e.store.Begin(ctx, storage.ReadOnly)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (e *Engine) update(ctx context.Context, fn func(tx storage.Txn) error) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		tx, err := e.store.Begin(ctx, false)
+		tx, err := e.store.Begin(ctx, storage.ReadWrite)
 		if err != nil {
 			return err
 		}

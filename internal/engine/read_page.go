@@ -97,14 +97,17 @@ func (p *page) take(js []byte) error {
 	if p.countOnly {
 		return nil
 	}
-	if len(p.out.ItemsJSON) > 0 {
-		p.out.ItemsJSON = append(p.out.ItemsJSON, ',')
-	}
 	if p.proj != nil {
-		p.out.ItemsJSON = attr.AppendItem(p.out.ItemsJSON, p.proj.Apply(item))
-	} else {
-		p.out.ItemsJSON = append(p.out.ItemsJSON, js...)
+		js = attr.AppendItem(nil, p.proj.Apply(item))
 	}
+	if p.out.Body == nil {
+		hint := 64 << 10
+		if p.limit > 0 && p.limit*len(js) < hint {
+			hint = p.limit * (len(js) + 1)
+		}
+		p.out.StartItems(hint)
+	}
+	p.out.AddItem(js)
 	return nil
 }
 

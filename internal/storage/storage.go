@@ -17,7 +17,10 @@
 // key range but does not join the read set: it serves Query and Scan, which
 // DynamoDB does not make serializable.
 //
-// A read-only transaction reads one consistent snapshot and cannot write.
+// A ReadOnly transaction cannot write; each of its reads sees the latest
+// committed state, and each Scan one consistent view (what DynamoDB's
+// GetItem, BatchGetItem, Query and Scan promise). A Snapshot transaction
+// reads one consistent snapshot taken at Begin (for TransactGetItems).
 //
 // Keys and values passed in are copied; slices returned are owned by the
 // caller (Get) or valid until the iterator moves (Iterator.Key/Value).
@@ -39,15 +42,28 @@ var ErrConflict = errors.New("storage: transaction conflict")
 // ErrNotFound is returned by Get for a key with no value.
 var ErrNotFound = errors.New("storage: not found")
 
-// ErrReadOnly is returned when a read-only transaction is asked to write.
+// ErrReadOnly is returned when a ReadOnly or Snapshot transaction is asked
+// to write.
 var ErrReadOnly = errors.New("storage: read-only transaction")
+
+// Mode selects a transaction's kind.
+type Mode uint8
+
+// Transaction modes.
+const (
+	// ReadWrite transactions read, write and commit or conflict.
+	ReadWrite Mode = iota
+	// ReadOnly transactions read the latest committed state, read by read.
+	ReadOnly
+	// Snapshot transactions read one snapshot taken at Begin.
+	Snapshot
+)
 
 // Store opens transactions over one ordered key space.
 type Store interface {
-	// Begin starts a transaction. A read-only transaction reads one
-	// snapshot; it must still be ended with Rollback (or Commit, which is
-	// then a no-op).
-	Begin(ctx context.Context, readOnly bool) (Txn, error)
+	// Begin starts a transaction. A ReadOnly or Snapshot transaction must
+	// still be ended with Rollback (or Commit, which is then a no-op).
+	Begin(ctx context.Context, mode Mode) (Txn, error)
 	// DeleteRange removes every key in [lower, upper) outside any
 	// transaction. It is for key spaces no transaction can reach any more
 	// (the items of a deleted table); it is durable when it returns.

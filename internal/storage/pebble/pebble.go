@@ -23,18 +23,22 @@
 // lock per key held from read to commit, would put DynamoDB semantics on
 // in-process locks that a second node could not see.
 //
-// Read-only transactions read a Pebble snapshot.
+// ReadOnly transactions read the DB directly (each read sees the latest
+// commit; an iterator is itself a consistent view); Snapshot transactions
+// read a Pebble snapshot.
 package pebble
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/dynago/dynago/internal/storage"
@@ -53,7 +57,8 @@ type Options struct {
 	// Logger receives Pebble's log lines (Info at debug level). Nil means
 	// slog.Default().
 	Logger *slog.Logger
-	// CacheBytes is the block cache size; 0 means 8 MiB.
+	// CacheBytes is the block cache size; 0 means 64 MiB. The cache
+	// takes memory only as blocks are read.
 	CacheBytes int64
 }
 
@@ -82,13 +87,19 @@ func Open(opts Options) (*Store, error) {
 	}
 	cacheBytes := opts.CacheBytes
 	if cacheBytes == 0 {
-		cacheBytes = 8 << 20
+		cacheBytes = 64 << 20
 	}
 	cache := pebble.NewCache(cacheBytes)
 	defer cache.Unref()
 	po := &pebble.Options{
 		Cache:  cache,
 		Logger: pebbleLogger{logger},
+	}
+	// Bloom filters on every level: most writes read the key they replace,
+	// and for a new key the filter answers "absent" without reading a data
+	// block.
+	for i := range po.Levels {
+		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	dir := opts.Dir
 	if opts.InMemory {
@@ -111,12 +122,16 @@ func (s *Store) Close() error {
 }
 
 // Begin starts a transaction.
-func (s *Store) Begin(ctx context.Context, readOnly bool) (storage.Txn, error) {
+func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, error) {
 	if s.closed.Load() {
 		return nil, errors.New("pebble: store closed")
 	}
-	if readOnly {
-		return &roTxn{snap: s.db.NewSnapshot()}, nil
+	switch mode {
+	case storage.ReadOnly:
+		return &roTxn{r: s.db}, nil
+	case storage.Snapshot:
+		snap := s.db.NewSnapshot()
+		return &roTxn{r: snap, snap: snap}, nil
 	}
 	return &rwTxn{s: s, start: s.seq.Load()}, nil
 }
@@ -133,7 +148,7 @@ func (s *Store) commit(t *rwTxn) error {
 		s.mu.Unlock()
 		return storage.ErrConflict
 	}
-	for k := range t.reads {
+	for _, k := range t.reads {
 		if seq, ok := s.recent[k]; ok && seq > t.start {
 			s.mu.Unlock()
 			return storage.ErrConflict
@@ -144,8 +159,8 @@ func (s *Store) commit(t *rwTxn) error {
 		return fmt.Errorf("pebble apply: %w", err)
 	}
 	seq := s.seq.Load() + 1
-	for k := range t.writes {
-		s.recent[k] = seq
+	for _, w := range t.writes {
+		s.recent[w.key] = seq
 	}
 	s.seq.Store(seq)
 	if len(s.recent) > recentLimit {
@@ -169,136 +184,145 @@ func (s *Store) prune(seq uint64) {
 	s.horizon = h
 }
 
-// rwTxn is a read-write transaction.
+// reader is what transactions read from: the DB or a snapshot.
+type reader interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+	NewIter(o *pebble.IterOptions) (*pebble.Iterator, error)
+}
+
+func get(r reader, key []byte) ([]byte, error) {
+	v, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), v...)
+	closer.Close()
+	return out, nil
+}
+
+func scan(r reader, lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	it, err := r.NewIter(iterOptions(lower, upper))
+	if err != nil {
+		return nil, err
+	}
+	return &iterator{it: it, reverse: reverse}, nil
+}
+
+// write is one buffered write of a read-write transaction.
+type write struct {
+	key    string
+	value  []byte
+	delete bool
+}
+
+// rwTxn is a read-write transaction. Transactions are small (one item, or
+// a batch of at most a hundred), so the read and write sets are slices.
 type rwTxn struct {
 	s      *Store
 	start  uint64
-	reads  map[string]struct{}
-	writes map[string]struct{}
-	batch  *pebble.Batch // indexed, so Get sees own writes
+	reads  []string
+	writes []write
+	batch  *pebble.Batch
 	done   bool
+}
+
+var errFinished = errors.New("pebble: transaction finished")
+
+// ownWrite returns the transaction's last buffered write of key.
+func (t *rwTxn) ownWrite(key []byte) (write, bool) {
+	for i := len(t.writes) - 1; i >= 0; i-- {
+		if t.writes[i].key == string(key) {
+			return t.writes[i], true
+		}
+	}
+	return write{}, false
 }
 
 func (t *rwTxn) Get(key []byte) ([]byte, error) {
 	if t.done {
-		return nil, errors.New("pebble: transaction finished")
+		return nil, errFinished
 	}
-	if t.reads == nil {
-		t.reads = make(map[string]struct{}, 4)
+	if w, ok := t.ownWrite(key); ok {
+		if w.delete {
+			return nil, storage.ErrNotFound
+		}
+		return append([]byte(nil), w.value...), nil
 	}
-	t.reads[string(key)] = struct{}{}
-	var (
-		v      []byte
-		closer interface{ Close() error }
-		err    error
-	)
-	if t.batch != nil {
-		v, closer, err = t.batch.Get(key)
-	} else {
-		v, closer, err = t.s.db.Get(key)
-	}
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, storage.ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := append([]byte(nil), v...)
-	closer.Close()
-	return out, nil
+	t.reads = append(t.reads, string(key))
+	return get(t.s.db, key)
 }
 
 func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	if t.done {
-		return nil, errors.New("pebble: transaction finished")
+		return nil, errFinished
 	}
-	it, err := t.s.db.NewIter(iterOptions(lower, upper))
-	if err != nil {
-		return nil, err
-	}
-	return &iterator{it: it, reverse: reverse}, nil
-}
-
-func (t *rwTxn) ensureBatch() {
-	if t.batch == nil {
-		t.batch = t.s.db.NewIndexedBatch()
-		t.writes = make(map[string]struct{}, 4)
-	}
+	return scan(t.s.db, lower, upper, reverse)
 }
 
 func (t *rwTxn) Set(key, value []byte) error {
 	if t.done {
-		return errors.New("pebble: transaction finished")
+		return errFinished
 	}
-	t.ensureBatch()
-	t.writes[string(key)] = struct{}{}
-	return t.batch.Set(key, value, nil)
+	t.writes = append(t.writes, write{key: string(key), value: append([]byte(nil), value...)})
+	return nil
 }
 
 func (t *rwTxn) Delete(key []byte) error {
 	if t.done {
-		return errors.New("pebble: transaction finished")
+		return errFinished
 	}
-	t.ensureBatch()
-	t.writes[string(key)] = struct{}{}
-	return t.batch.Delete(key, nil)
+	t.writes = append(t.writes, write{key: string(key), delete: true})
+	return nil
 }
 
 func (t *rwTxn) Commit() error {
 	if t.done {
-		return errors.New("pebble: transaction finished")
+		return errFinished
 	}
 	t.done = true
-	if t.batch == nil || t.batch.Empty() {
+	if len(t.writes) == 0 {
 		return nil
 	}
-	err := t.s.commit(t)
-	t.batch.Close()
-	t.batch = nil
-	return err
+	t.batch = t.s.db.NewBatch()
+	defer t.batch.Close()
+	for _, w := range t.writes {
+		var err error
+		if w.delete {
+			err = t.batch.Delete([]byte(w.key), nil)
+		} else {
+			err = t.batch.Set([]byte(w.key), w.value, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return t.s.commit(t)
 }
 
-func (t *rwTxn) Rollback() {
-	if t.done {
-		return
-	}
-	t.done = true
-	if t.batch != nil {
-		t.batch.Close()
-		t.batch = nil
-	}
-}
+func (t *rwTxn) Rollback() { t.done = true }
 
-// roTxn is a read-only transaction on a snapshot.
+// roTxn is a ReadOnly (r is the DB) or Snapshot (r is snap) transaction.
 type roTxn struct {
+	r    reader
 	snap *pebble.Snapshot
+	done bool
 }
 
 func (t *roTxn) Get(key []byte) ([]byte, error) {
-	if t.snap == nil {
-		return nil, errors.New("pebble: transaction finished")
+	if t.done {
+		return nil, errFinished
 	}
-	v, closer, err := t.snap.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, storage.ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := append([]byte(nil), v...)
-	closer.Close()
-	return out, nil
+	return get(t.r, key)
 }
 
 func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
-	if t.snap == nil {
-		return nil, errors.New("pebble: transaction finished")
+	if t.done {
+		return nil, errFinished
 	}
-	it, err := t.snap.NewIter(iterOptions(lower, upper))
-	if err != nil {
-		return nil, err
-	}
-	return &iterator{it: it, reverse: reverse}, nil
+	return scan(t.r, lower, upper, reverse)
 }
 
 func (t *roTxn) Set(key, value []byte) error { return storage.ErrReadOnly }
@@ -310,9 +334,12 @@ func (t *roTxn) Commit() error {
 }
 
 func (t *roTxn) Rollback() {
+	if t.done {
+		return
+	}
+	t.done = true
 	if t.snap != nil {
 		t.snap.Close()
-		t.snap = nil
 	}
 }
 

@@ -26,7 +26,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Txn_Get_SeesOwnWrites", testOwnWrites},
 		{"Txn_Commit_ConflictOnReadKeyWrittenLater", testConflict},
 		{"Txn_Commit_NoConflictOnDisjointKeys", testNoConflict},
-		{"Txn_ReadOnly_IsSnapshot", testSnapshot},
+		{"Txn_Snapshot_IsConsistent", testSnapshot},
+		{"Txn_ReadOnly_SeesLatestCommits", testReadCommitted},
 		{"Txn_ReadOnly_RefusesWrites", testReadOnlyWrites},
 		{"Txn_Scan_OrderAndBounds", testScan},
 		{"Store_DeleteRange", testDeleteRange},
@@ -45,7 +46,7 @@ var ctx = context.Background()
 // MustSet commits one write.
 func MustSet(t testing.TB, s storage.Store, k, v string) {
 	t.Helper()
-	tx, err := s.Begin(ctx, false)
+	tx, err := s.Begin(ctx, storage.ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func MustSet(t testing.TB, s storage.Store, k, v string) {
 // absent).
 func MustGet(t testing.TB, s storage.Store, k string) (string, bool) {
 	t.Helper()
-	tx, err := s.Begin(ctx, true)
+	tx, err := s.Begin(ctx, storage.ReadOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func testCommitVisible(t *testing.T, s storage.Store) {
 	if v, ok := MustGet(t, s, "a"); !ok || v != "1" {
 		t.Fatalf("got %q %v", v, ok)
 	}
-	tx, _ := s.Begin(ctx, false)
+	tx, _ := s.Begin(ctx, storage.ReadWrite)
 	tx.Delete([]byte("a"))
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func testCommitVisible(t *testing.T, s storage.Store) {
 }
 
 func testRollback(t *testing.T, s storage.Store) {
-	tx, _ := s.Begin(ctx, false)
+	tx, _ := s.Begin(ctx, storage.ReadWrite)
 	tx.Set([]byte("a"), []byte("1"))
 	tx.Rollback()
 	tx.Rollback() // twice is fine
@@ -102,7 +103,7 @@ func testRollback(t *testing.T, s storage.Store) {
 }
 
 func testOwnWrites(t *testing.T, s storage.Store) {
-	tx, _ := s.Begin(ctx, false)
+	tx, _ := s.Begin(ctx, storage.ReadWrite)
 	defer tx.Rollback()
 	tx.Set([]byte("a"), []byte("1"))
 	v, err := tx.Get([]byte("a"))
@@ -117,7 +118,7 @@ func testOwnWrites(t *testing.T, s storage.Store) {
 
 func testConflict(t *testing.T, s storage.Store) {
 	MustSet(t, s, "k", "0")
-	t1, _ := s.Begin(ctx, false)
+	t1, _ := s.Begin(ctx, storage.ReadWrite)
 	if _, err := t1.Get([]byte("k")); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func testConflict(t *testing.T, s storage.Store) {
 		t.Fatalf("conflicting write was applied: %q", v)
 	}
 	// A key that was only read (a condition check) conflicts too.
-	t2, _ := s.Begin(ctx, false)
+	t2, _ := s.Begin(ctx, storage.ReadWrite)
 	t2.Get([]byte("k"))
 	MustSet(t, s, "k", "again")
 	t2.Set([]byte("elsewhere"), []byte("x"))
@@ -143,7 +144,7 @@ func testConflict(t *testing.T, s storage.Store) {
 }
 
 func testNoConflict(t *testing.T, s storage.Store) {
-	t1, _ := s.Begin(ctx, false)
+	t1, _ := s.Begin(ctx, storage.ReadWrite)
 	t1.Get([]byte("a"))
 	MustSet(t, s, "b", "1")
 	t1.Set([]byte("a"), []byte("1"))
@@ -154,7 +155,7 @@ func testNoConflict(t *testing.T, s storage.Store) {
 
 func testSnapshot(t *testing.T, s storage.Store) {
 	MustSet(t, s, "a", "old")
-	ro, _ := s.Begin(ctx, true)
+	ro, _ := s.Begin(ctx, storage.Snapshot)
 	defer ro.Rollback()
 	MustSet(t, s, "a", "new")
 	MustSet(t, s, "b", "new")
@@ -179,8 +180,18 @@ func testSnapshot(t *testing.T, s storage.Store) {
 	}
 }
 
+func testReadCommitted(t *testing.T, s storage.Store) {
+	ro, _ := s.Begin(ctx, storage.ReadOnly)
+	defer ro.Rollback()
+	MustSet(t, s, "a", "new")
+	v, err := ro.Get([]byte("a"))
+	if err != nil || string(v) != "new" {
+		t.Fatalf("read-only Get after a commit: %q %v", v, err)
+	}
+}
+
 func testReadOnlyWrites(t *testing.T, s storage.Store) {
-	ro, _ := s.Begin(ctx, true)
+	ro, _ := s.Begin(ctx, storage.Snapshot)
 	defer ro.Rollback()
 	if err := ro.Set([]byte("a"), []byte("1")); !errors.Is(err, storage.ErrReadOnly) {
 		t.Fatalf("Set: %v", err)
@@ -191,7 +202,7 @@ func testScan(t *testing.T, s storage.Store) {
 	for _, k := range []string{"a", "b", "c", "d", "e"} {
 		MustSet(t, s, k, k+k)
 	}
-	tx, _ := s.Begin(ctx, true)
+	tx, _ := s.Begin(ctx, storage.ReadOnly)
 	defer tx.Rollback()
 	for _, tc := range []struct {
 		lo, hi  string
@@ -254,7 +265,7 @@ func testIncrements(t *testing.T, s storage.Store) {
 						errs <- fmt.Errorf("too many conflicts")
 						return
 					}
-					tx, err := s.Begin(ctx, false)
+					tx, err := s.Begin(ctx, storage.ReadWrite)
 					if err != nil {
 						errs <- err
 						return
