@@ -141,6 +141,7 @@ func (*Not) exprNode()      {}
 func (*Paren) exprNode()    {}
 func (*Arith) exprNode()    {}
 
+// String implements Expr.
 func (p *Path) String() string {
 	var b strings.Builder
 	for i, e := range p.Elems {
@@ -173,8 +174,10 @@ func (p *Path) Names() string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// String implements Expr.
 func (v *ValueRef) String() string { return v.Name }
 
+// String implements Expr.
 func (c *Call) String() string {
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
@@ -183,12 +186,15 @@ func (c *Call) String() string {
 	return c.Name + "(" + strings.Join(args, ", ") + ")"
 }
 
+// String implements Expr.
 func (c *Compare) String() string { return c.L.String() + " " + string(c.Op) + " " + c.R.String() }
 
+// String implements Expr.
 func (b *Between) String() string {
 	return b.X.String() + " BETWEEN " + b.Lo.String() + " AND " + b.Hi.String()
 }
 
+// String implements Expr.
 func (in *In) String() string {
 	items := make([]string, len(in.List))
 	for i, a := range in.List {
@@ -197,6 +203,7 @@ func (in *In) String() string {
 	return in.X.String() + " IN (" + strings.Join(items, ", ") + ")"
 }
 
+// String implements Expr.
 func (l *Logical) String() string {
 	op := " AND "
 	if l.Or {
@@ -205,8 +212,13 @@ func (l *Logical) String() string {
 	return l.L.String() + op + l.R.String()
 }
 
-func (n *Not) String() string   { return "NOT " + n.X.String() }
+// String implements Expr.
+func (n *Not) String() string { return "NOT " + n.X.String() }
+
+// String implements Expr.
 func (p *Paren) String() string { return "(" + p.X.String() + ")" }
+
+// String implements Expr.
 func (a *Arith) String() string { return a.L.String() + " " + string(a.Op) + " " + a.R.String() }
 
 // Unparen strips any parentheses around e.

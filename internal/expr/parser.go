@@ -16,6 +16,7 @@ type SyntaxError struct {
 	Near  string
 }
 
+// Error implements error.
 func (e *SyntaxError) Error() string {
 	return `Syntax error; token: "` + e.Token + `", near: "` + e.Near + `"`
 }

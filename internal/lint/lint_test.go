@@ -1,0 +1,121 @@
+// Package lint keeps the house conventions executable: every package says
+// what it owns, every exported identifier has a doc comment, and
+// hand-written files stay under 800 lines (../shared/HOUSE.md).
+package lint
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func repoRoot(t *testing.T) string {
+	dir, _ := os.Getwd()
+	return filepath.Join(dir, "..", "..")
+}
+
+// packages returns the non-test Go files of the module, by directory.
+func packages(t *testing.T) map[string][]string {
+	root := repoRoot(t)
+	pkgs := map[string][]string{}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			pkgs[filepath.Dir(path)] = append(pkgs[filepath.Dir(path)], path)
+		}
+		return nil
+	})
+	return pkgs
+}
+
+func TestEveryPackageHasADoc(t *testing.T) {
+	for dir, files := range packages(t) {
+		documented := false
+		for _, f := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ParseComments|parser.PackageClauseOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if af.Doc != nil && strings.TrimSpace(af.Doc.Text()) != "" {
+				documented = true
+			}
+		}
+		if !documented {
+			t.Errorf("package in %s has no package doc comment", dir)
+		}
+	}
+}
+
+func TestExportedIdentifiersHaveDocs(t *testing.T) {
+	for _, files := range packages(t) {
+		for _, f := range files {
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range af.Decls {
+				switch d := decl.(type) {
+				case *ast.FuncDecl:
+					if d.Name.IsExported() && d.Doc == nil && exportedRecv(d) {
+						t.Errorf("%s: func %s has no doc comment", fset.Position(d.Pos()), d.Name.Name)
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.TypeSpec:
+							if s.Name.IsExported() && d.Doc == nil && s.Doc == nil {
+								t.Errorf("%s: type %s has no doc comment", fset.Position(s.Pos()), s.Name.Name)
+							}
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								// Members of a documented const/var block are
+								// covered by the block's comment.
+								if n.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
+									t.Errorf("%s: %s has no doc comment", fset.Position(n.Pos()), n.Name)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// exportedRecv reports whether a method's receiver type is exported (methods
+// of unexported types need no docs).
+func exportedRecv(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return true
+	}
+	t := d.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if ix, ok := t.(*ast.IndexExpr); ok {
+		t = ix.X
+	}
+	id, ok := t.(*ast.Ident)
+	return ok && id.IsExported()
+}
+
+func TestHandWrittenFilesStaySmall(t *testing.T) {
+	for _, files := range packages(t) {
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			if n := strings.Count(string(b), "\n"); n > 800 {
+				t.Errorf("%s has %d lines (house rule: split by concept past ~800)", f, n)
+			}
+		}
+	}
+}
