@@ -302,25 +302,22 @@ func ToDecimal(canonical string) (*apd.Decimal, error) {
 	return d, err
 }
 
-// arithContext does DynamoDB arithmetic: 38 significant digits of
-// precision; results that need more are an error, not a rounding.
+// arithContext adds exactly: canonical numbers have at most 38
+// significant digits within 1E-130..1E126, so 300 digits hold any sum or
+// difference without rounding. DynamoDB then applies its Number rules to
+// the exact result.
 var arithContext = apd.Context{
-	Precision:   MaxSignificantDigits,
+	Precision:   300,
 	MaxExponent: apd.MaxExponent,
 	MinExponent: apd.MinExponent,
 	Rounding:    apd.RoundHalfEven,
 	Traps:       apd.DefaultTraps,
 }
 
-// FromDecimal converts an arithmetic result back to canonical text,
-// applying DynamoDB's range and precision limits.
-func FromDecimal(x *apd.Decimal) (string, error) {
-	return ParseNumber(x.Text('f'))
-}
-
 // AddNumbers returns a+b (or a-b when subtract is set) for canonical
-// numbers, exactly as DynamoDB's SET a = b + c and ADD do: an inexact
-// result (more than 38 significant digits) is a ValidationException.
+// numbers, as DynamoDB's SET a = b + c and ADD compute it: exactly, then
+// checked against the Number limits (more than 38 significant digits,
+// overflow and underflow are ValidationExceptions, never a rounding).
 func AddNumbers(a, b string, subtract bool) (string, error) {
 	x, err := ToDecimal(a)
 	if err != nil {
@@ -331,15 +328,13 @@ func AddNumbers(a, b string, subtract bool) (string, error) {
 		return "", ddberr.Validation(msgNotNumeric)
 	}
 	var z apd.Decimal
-	var cond apd.Condition
 	if subtract {
-		cond, err = arithContext.Sub(&z, x, y)
+		_, err = arithContext.Sub(&z, x, y)
 	} else {
-		cond, err = arithContext.Add(&z, x, y)
+		_, err = arithContext.Add(&z, x, y)
 	}
-	if err != nil || cond.Inexact() || cond.Rounded() {
-		// DynamoDB refuses to round away digits.
-		return "", ddberr.Validation("Number overflow. Attempting to store a number with magnitude larger than supported range")
+	if err != nil {
+		return "", ddberr.Validation(msgOverflow)
 	}
-	return FromDecimal(&z)
+	return ParseNumber(z.Text('f'))
 }

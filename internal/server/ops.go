@@ -24,6 +24,7 @@ var ops = map[string]opFunc{
 	"PutItem":        handle((*engine.Engine).PutItem),
 	"GetItem":        handle((*engine.Engine).GetItem),
 	"DeleteItem":     handle((*engine.Engine).DeleteItem),
+	"UpdateItem":     handle((*engine.Engine).UpdateItem),
 	"BatchGetItem":   handle((*engine.Engine).BatchGetItem),
 	"BatchWriteItem": handle((*engine.Engine).BatchWriteItem),
 	"Query":          handle((*engine.Engine).Query),

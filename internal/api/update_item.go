@@ -1,0 +1,175 @@
+package api
+
+import (
+	"sort"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/eval"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// UpdateItemInput is the UpdateItem request.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
+type UpdateItemInput struct {
+	CommonWrite
+	Key              attr.Item
+	UpdateExpression *string
+	AttributeUpdates map[string]eval.LegacyUpdate
+
+	// Update is the parsed UpdateExpression (nil with AttributeUpdates or
+	// no update at all). Set by Validate.
+	Update *expr.Update
+}
+
+// Decode implements Input.
+func (in *UpdateItemInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "UpdateItemInput", func(k string) error {
+		if ok, err := in.decodeMember(r, k); ok {
+			return err
+		}
+		switch k {
+		case "Key":
+			return readItem(r, &in.Key)
+		case "UpdateExpression":
+			return readString(r, &in.UpdateExpression)
+		case "AttributeUpdates":
+			m := map[string]eval.LegacyUpdate{}
+			ok, err := r.Object("Map", func(name string) error {
+				var u eval.LegacyUpdate
+				_, err := object(r, "AttributeValueUpdate", func(k string) error {
+					switch k {
+					case "Action":
+						var a *string
+						err := readString(r, &a)
+						if a != nil {
+							u.Action = *a
+						}
+						return err
+					case "Value":
+						if r.Peek() == wire.Null {
+							return r.Skip()
+						}
+						v, err := attr.ReadValue(r)
+						u.Value = &v
+						return err
+					}
+					return r.Skip()
+				})
+				m[name] = u
+				return err
+			})
+			if ok {
+				in.AttributeUpdates = m
+			}
+			return err
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the request without the table, in the single-error
+// envelope DynamoDB uses for UpdateItem.
+func (in *UpdateItemInput) Validate() error { return envelope(in.validate()) }
+
+func (in *UpdateItemInput) validate() error {
+	var c constraints
+	in.constraints(&c)
+	if in.Key == nil {
+		c.add("", true, "key", "Member must not be null")
+	}
+	for name, u := range in.AttributeUpdates {
+		a := u.Action
+		c.enum("attributeUpdates."+name+".member.action", &a, "ADD", "PUT", "DELETE")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	var legacy []string
+	if in.AttributeUpdates != nil {
+		legacy = append(legacy, "AttributeUpdates")
+	}
+	legacy = append(legacy, in.legacyParams()...)
+	exprs := []exprParam{{expr.UpdateExpression, in.UpdateExpression}, {expr.ConditionExpression, in.ConditionExpression}}
+	ctx, err := in.ExpressionParams.newContext(exprs, legacy)
+	if err != nil {
+		return err
+	}
+	if err := attr.ValidateItem(in.Key); err != nil {
+		return err
+	}
+	if err := validateAttributeUpdates(in.AttributeUpdates); err != nil {
+		return err
+	}
+	if in.Expected != nil {
+		if err := validateLegacyValues(in.Expected); err != nil {
+			return err
+		}
+		op := ""
+		if in.ConditionalOperator != nil {
+			op = *in.ConditionalOperator
+		}
+		if in.Condition, err = expr.LegacyToCondition(in.Expected, op, true); err != nil {
+			return err
+		}
+	}
+	if in.UpdateExpression != nil {
+		if in.Update, err = ctx.ParseUpdate(*in.UpdateExpression); err != nil {
+			return err
+		}
+	}
+	if in.ConditionExpression != nil {
+		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
+			return err
+		}
+	}
+	return ctx.CheckUnused()
+}
+
+// validateAttributeUpdates applies DynamoDB's rules to legacy
+// AttributeUpdates, in name order.
+func validateAttributeUpdates(updates map[string]eval.LegacyUpdate) error {
+	names := make([]string, 0, len(updates))
+	for n := range updates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		u := updates[name]
+		if u.Value != nil {
+			v, err := attr.Validate(*u.Value)
+			if err != nil {
+				return err
+			}
+			u.Value = &v
+			updates[name] = u
+		}
+		action := u.Action
+		if action == "" {
+			action = "PUT"
+		}
+		switch {
+		case u.Value == nil && action != "DELETE":
+			return ddberr.InvalidParam("Only DELETE action is allowed when no attribute value is specified")
+		case u.Value != nil && action == "DELETE" && !u.Value.Kind().IsSet():
+			return ddberr.InvalidParam("DELETE action with value is not supported for the type " + u.Value.Kind().String())
+		case u.Value != nil && action == "ADD" && !u.Value.Kind().IsSet() && u.Value.Kind() != attr.N && u.Value.Kind() != attr.L:
+			return ddberr.InvalidParam("ADD action is not supported for the type " + u.Value.Kind().String())
+		}
+	}
+	return nil
+}
+
+// UpdatedNames returns the top-level attributes a legacy AttributeUpdates
+// writes, sorted.
+func (in *UpdateItemInput) UpdatedNames() []string {
+	names := make([]string, 0, len(in.AttributeUpdates))
+	for n := range in.AttributeUpdates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
