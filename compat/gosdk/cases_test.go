@@ -34,7 +34,9 @@ func TestCases_ThroughGoSDK(t *testing.T) {
 	}
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
-	b := func(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: append([]byte{}, v...)} }
+	b := func(v ...byte) types.AttributeValue {
+		return &types.AttributeValueMemberB{Value: append([]byte{}, v...)}
+	}
 	wantErr := func(t *testing.T, err error, code, substr string) {
 		t.Helper()
 		var ae smithy.APIError
