@@ -498,6 +498,29 @@ assert r["Count"] == 0 and r["Items"] == [], r
 ' query --no-paginate --table-name "$T" --key-condition-expression "PK = :pk AND begins_with(SK, :p)" \
   --expression-attribute-values "$(vals '":p":{"S":"LIKE#"}')"
 
+# ------------------------------------------------------------------ UpdateItem
+KEY_COUNTER=$(printf '{"PK":{"S":"%s"},"SK":{"S":"COUNTER"}}' "$PK")
+call_check "update-item creates the item: SET with if_not_exists" '
+assert r["Attributes"]["LikeCount"] == {"N": "1"}, r
+' update-item --table-name "$T" --key "$KEY_COUNTER" \
+  --update-expression "SET LikeCount = if_not_exists(LikeCount, :zero) + :inc" \
+  --expression-attribute-values '{":zero":{"N":"0"},":inc":{"N":"1"}}' --return-values UPDATED_NEW
+call_check "update-item optimistic lock: ConditionExpression on the counter" '
+assert r["Attributes"] == {"LikeCount": {"N": "2"}}, r
+' update-item --table-name "$T" --key "$KEY_COUNTER" \
+  --update-expression "SET LikeCount = LikeCount + :inc" --condition-expression "LikeCount = :v" \
+  --expression-attribute-values '{":inc":{"N":"1"},":v":{"N":"1"}}' --return-values UPDATED_NEW
+expect_error "update-item with a stale version -> ConditionalCheckFailedException" ConditionalCheckFailedException \
+  "The conditional request failed" update-item --table-name "$T" --key "$KEY_COUNTER" \
+  --update-expression "SET LikeCount = LikeCount + :inc" --condition-expression "LikeCount = :v" \
+  --expression-attribute-values '{":inc":{"N":"1"},":v":{"N":"1"}}'
+expect_error "update-item of a key attribute -> ValidationException" ValidationException \
+  "Cannot update attribute SK. This attribute is part of the key" update-item --table-name "$T" --key "$KEY_COUNTER" \
+  --update-expression "SET SK = :v" --expression-attribute-values '{":v":{"S":"other"}}'
+call_check "delete-item the counter" '
+assert r["Attributes"]["LikeCount"] == {"N": "2"}, r
+' delete-item --table-name "$T" --key "$KEY_COUNTER" --return-values ALL_OLD
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

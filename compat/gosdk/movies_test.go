@@ -410,6 +410,118 @@ func TestMovies_LoadQueryScanRestart(t *testing.T) {
 		}
 	})
 
+	// Issue 3's real input: filters and projections on the movies,
+	// expected values computed from the JSON file.
+	type info struct {
+		Rating    *json.Number `json:"rating"`
+		Genres    []string     `json:"genres"`
+		Actors    []string     `json:"actors"`
+		Directors []string     `json:"directors"`
+	}
+	infoOf := func(m movie) info {
+		var in info
+		if err := json.Unmarshal(m.Info, &in); err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	t.Run("Query_Filter_RatingAndGenre", func(t *testing.T) {
+		r, g := "7.5", "Drama"
+		var want []string
+		for _, m := range ms {
+			in := infoOf(m)
+			if in.Rating == nil {
+				continue
+			}
+			mr, _ := new(big.Rat).SetString(in.Rating.String())
+			rr, _ := new(big.Rat).SetString(r)
+			hasGenre := false
+			for _, x := range in.Genres {
+				hasGenre = hasGenre || x == g
+			}
+			if mr.Cmp(rr) > 0 && hasGenre {
+				want = append(want, m.Title)
+			}
+		}
+		vals := yearKey(year)
+		vals[":r"] = &types.AttributeValueMemberN{Value: r}
+		vals[":g"] = &types.AttributeValueMemberS{Value: g}
+		got := titles(queryAll(t, c, &dynamodb.QueryInput{
+			TableName:                 aws.String("Movies"),
+			KeyConditionExpression:    aws.String("#y = :y"),
+			FilterExpression:          aws.String("info.rating > :r AND contains(info.genres, :g)"),
+			ExpressionAttributeNames:  map[string]string{"#y": "year"},
+			ExpressionAttributeValues: vals,
+		}))
+		if len(want) == 0 || !equalStrings(got, want) {
+			t.Errorf("filter: got %d titles, want %d", len(got), len(want))
+		}
+	})
+	t.Run("Query_Filter_SizeActors", func(t *testing.T) {
+		var want []string
+		for _, m := range ms {
+			if len(infoOf(m).Actors) >= 3 {
+				want = append(want, m.Title)
+			}
+		}
+		vals := yearKey(year)
+		vals[":n"] = &types.AttributeValueMemberN{Value: "3"}
+		var got []string
+		var scanned int32
+		p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{
+			TableName:                 aws.String("Movies"),
+			KeyConditionExpression:    aws.String("#y = :y"),
+			FilterExpression:          aws.String("size(info.actors) >= :n"),
+			ExpressionAttributeNames:  map[string]string{"#y": "year"},
+			ExpressionAttributeValues: vals,
+			Limit:                     aws.Int32(50),
+		})
+		for p.HasMorePages() {
+			out, err := p.NextPage(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Count > out.ScannedCount {
+				t.Fatalf("Count %d > ScannedCount %d", out.Count, out.ScannedCount)
+			}
+			scanned += out.ScannedCount
+			got = append(got, titles(out.Items)...)
+		}
+		if !equalStrings(got, want) || int(scanned) != len(ms) {
+			t.Errorf("size filter: %d titles (scanned %d), want %d of %d", len(got), scanned, len(want), len(ms))
+		}
+	})
+	t.Run("Query_Projection_TitleFirstDirector", func(t *testing.T) {
+		items := queryAll(t, c, &dynamodb.QueryInput{
+			TableName:                 aws.String("Movies"),
+			KeyConditionExpression:    aws.String("#y = :y"),
+			ProjectionExpression:      aws.String("title, info.directors[0]"),
+			ExpressionAttributeNames:  map[string]string{"#y": "year"},
+			ExpressionAttributeValues: yearKey(year),
+		})
+		if len(items) != len(ms) {
+			t.Fatalf("%d items, want %d", len(items), len(ms))
+		}
+		for i, it := range items {
+			m := ms[i]
+			in := infoOf(m)
+			if _, hasYear := it["year"]; hasYear {
+				t.Fatalf("projection returned year: %v", it)
+			}
+			info, ok := it["info"].(*types.AttributeValueMemberM)
+			if len(in.Directors) == 0 {
+				if ok {
+					t.Errorf("%s: info %v for a movie without directors", m.Title, info)
+				}
+				continue
+			}
+			d, _ := info.Value["directors"].(*types.AttributeValueMemberL)
+			if !ok || d == nil || len(info.Value) != 1 || len(d.Value) != 1 || d.Value[0].(*types.AttributeValueMemberS).Value != in.Directors[0] {
+				t.Errorf("%s: got %#v, want directors [%s]", m.Title, it["info"], in.Directors[0])
+			}
+		}
+	})
+
 	scanAll := func(t *testing.T) {
 		t.Helper()
 		const segments = 4

@@ -3,9 +3,9 @@
 // client setup (endpoint, dummy credentials) and TABLE_NAME differ from the doc.
 //
 // In scope: the Put / Get / Query / Delete / BatchGet / BatchWrite snippets on the
-// base table. Not in scope (core operations only): the GSI queries (IndexName),
-// UpdateCommand and TransactWriteCommand snippets, and the GSIs of the seed's
-// table definition - the table below has the seed's PK/SK key schema only.
+// base table; the UpdateCommand snippets are in update.test.mjs. Not yet in scope:
+// the GSI queries (IndexName), the TransactWriteCommand snippet, and the GSIs of
+// the seed's table definition - the table below has the seed's PK/SK key schema only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
