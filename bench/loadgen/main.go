@@ -48,7 +48,7 @@ func main() {
 	log.SetPrefix("loadgen: ")
 	var cfg config
 	flag.StringVar(&cfg.endpoint, "endpoint", "http://127.0.0.1:8000", "DynamoDB-protocol endpoint URL (BaseEndpoint)")
-	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get or query")
+	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query or update (a conditional UpdateItem of a pre-loaded item)")
 	flag.IntVar(&cfg.conc, "c", 1, "concurrency: number of workers, each with one request in flight")
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the measured window")
 	flag.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "length of the unmeasured warm-up before the window")
@@ -79,8 +79,8 @@ func main() {
 	if cfg.label == "" {
 		cfg.label = cfg.endpoint
 	}
-	if cfg.op != "put" && cfg.op != "get" && cfg.op != "query" {
-		log.Fatalf("-op must be put, get or query, not %q", cfg.op)
+	if cfg.op != "put" && cfg.op != "get" && cfg.op != "query" && cfg.op != "update" {
+		log.Fatalf("-op must be put, get, query or update, not %q", cfg.op)
 	}
 	if cfg.conc < 1 || cfg.duration <= 0 || cfg.items < 1 {
 		log.Fatal("-c, -duration and -items must be positive")

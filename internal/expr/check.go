@@ -66,6 +66,9 @@ func (c *Context) ParseCondition(kind Kind, src string) (Expr, error) {
 	if err != nil {
 		return nil, invalid(kind, err.Error())
 	}
+	if msg := checkLimits(e); msg != "" {
+		return nil, invalid(kind, msg)
+	}
 	ck := &checker{ctx: c}
 	ck.condition(e)
 	if msg := ck.first(); msg != "" {
@@ -106,6 +109,71 @@ func checkSource(kind Kind, src string) error {
 		return invalid(kind, "Expression size has exceeded the maximum allowed size; expression size: "+strconv.Itoa(len(src)))
 	}
 	return nil
+}
+
+// Expression limits.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-expression-parameters
+const (
+	// MaxOperators is the most operators and functions one expression may
+	// hold.
+	MaxOperators = 300
+	// MaxInOperands is the most operands of one IN.
+	MaxInOperands = 100
+)
+
+// checkLimits enforces the operator and IN-operand limits.
+func checkLimits(nodes ...Expr) string {
+	count := 0
+	msg := ""
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch x := e.(type) {
+		case *Paren:
+			walk(x.X)
+		case *Logical:
+			count++
+			walk(x.L)
+			walk(x.R)
+		case *Not:
+			count++
+			walk(x.X)
+		case *Compare:
+			count++
+			walk(x.L)
+			walk(x.R)
+		case *Arith:
+			count++
+			walk(x.L)
+			walk(x.R)
+		case *Between:
+			count++
+			walk(x.X)
+			walk(x.Lo)
+			walk(x.Hi)
+		case *In:
+			count++
+			if len(x.List) > MaxInOperands && msg == "" {
+				msg = "The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(len(x.List))
+			}
+			walk(x.X)
+			for _, a := range x.List {
+				walk(a)
+			}
+		case *Call:
+			count++
+			for _, a := range x.Args {
+				walk(a)
+			}
+		}
+	}
+	for _, e := range nodes {
+		walk(e)
+	}
+	if count > MaxOperators {
+		return "The expression contains too many operators; operator count: " + strconv.Itoa(count)
+	}
+	return msg
 }
 
 // CheckUnused reports names or values that no expression of the request

@@ -37,6 +37,8 @@ func TestParseCondition_Valid(t *testing.T) {
 		"not a = :s",
 		"a=:s and b=:t",
 		"#s = :s",
+		"a IN (" + strings.TrimSuffix(strings.Repeat(":s,", 100), ",") + ")",
+		strings.TrimSuffix(strings.Repeat("a = :s OR ", 150), " OR "),
 	} {
 		t.Run(src, func(t *testing.T) {
 			e, err := ctx().ParseCondition(expr.ConditionExpression, src)
@@ -84,6 +86,8 @@ func TestParseCondition_Invalid(t *testing.T) {
 		{"size(:n) > :m", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"},
 		{"_a = :s", `Invalid ConditionExpression: Syntax error; token: "_a", near: "_a ="`},
 		{strings.Repeat("a", 4097), "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"},
+		{"a IN (" + strings.TrimSuffix(strings.Repeat(":s,", 101), ",") + ")", "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101"},
+		{strings.TrimSuffix(strings.Repeat("a = :s OR ", 151), " OR "), "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
 			_, err := ctx().ParseCondition(expr.ConditionExpression, tc.src)

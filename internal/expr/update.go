@@ -261,6 +261,15 @@ func (c *Context) ParseUpdate(src string) (*Update, error) {
 	if err != nil {
 		return nil, invalid(UpdateExpression, err.Error())
 	}
+	var values []Expr
+	for _, a := range u.Actions() {
+		if a.Value != nil {
+			values = append(values, a.Value)
+		}
+	}
+	if msg := checkLimits(values...); msg != "" {
+		return nil, invalid(UpdateExpression, msg)
+	}
 	uc := &updateChecker{checker: checker{ctx: c, allowUpdateFunctions: true}}
 	uc.check(u)
 	if msg := uc.first(); msg != "" {
