@@ -97,6 +97,11 @@ type CreateTableInput struct {
 	BillingMode               *string
 	ProvisionedThroughput     *ProvisionedThroughput
 	DeletionProtectionEnabled *bool
+	StreamSpecification       *StreamSpecification
+	TableClass                *string
+	SSESpecification          *SSESpecification
+	Tags                      []Tag
+	OnDemandThroughput        *OnDemandThroughput
 	hasKeySchema, hasAttrDefs bool
 	// HasSecondaryIndexes is set when the request declares global or
 	// local secondary indexes.
@@ -122,6 +127,16 @@ func (in *CreateTableInput) Decode(r *wire.Reader) error {
 			return decodeThroughput(r, &in.ProvisionedThroughput)
 		case "DeletionProtectionEnabled":
 			return readBool(r, &in.DeletionProtectionEnabled)
+		case "StreamSpecification":
+			return decodeStreamSpecification(r, &in.StreamSpecification)
+		case "TableClass":
+			return readString(r, &in.TableClass)
+		case "SSESpecification":
+			return decodeSSESpecification(r, &in.SSESpecification)
+		case "Tags":
+			return decodeTags(r, &in.Tags)
+		case "OnDemandThroughput":
+			return decodeOnDemandThroughput(r, &in.OnDemandThroughput)
 		case "GlobalSecondaryIndexes", "LocalSecondaryIndexes":
 			if r.Peek() != wire.Null {
 				in.HasSecondaryIndexes = true
@@ -180,6 +195,17 @@ func (in *CreateTableInput) Validate() error {
 		c.enum(p+"attributeType", d.AttributeType, "B", "N", "S")
 	}
 	c.enum("billingMode", in.BillingMode, "PROVISIONED", "PAY_PER_REQUEST")
+	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	if ss := in.StreamSpecification; ss != nil {
+		if ss.StreamEnabled == nil {
+			c.add("", true, "streamSpecification.streamEnabled", "Member must not be null")
+		}
+		c.enum("streamSpecification.streamViewType", ss.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	}
+	if sse := in.SSESpecification; sse != nil {
+		c.enum("sSESpecification.sSEType", sse.SSEType, "AES256", "KMS")
+	}
+	tagConstraints(&c, in.Tags)
 	if pt := in.ProvisionedThroughput; pt != nil {
 		if pt.ReadCapacityUnits == nil {
 			c.add("", true, "provisionedThroughput.readCapacityUnits", "Member must not be null")
@@ -204,7 +230,22 @@ func (in *CreateTableInput) Validate() error {
 		// rather than create a table that silently lacks them.
 		return ddberr.Validation("dynago does not support GlobalSecondaryIndexes or LocalSecondaryIndexes yet")
 	}
-	return nil
+	if ss := in.StreamSpecification; ss != nil {
+		if *ss.StreamEnabled && ss.StreamViewType == nil {
+			return ddberr.InvalidParam("You must specify a StreamViewType when enabling streams")
+		}
+		if !*ss.StreamEnabled && ss.StreamViewType != nil {
+			return ddberr.InvalidParam("You cannot specify a StreamViewType when streams are disabled")
+		}
+		if *ss.StreamEnabled {
+			// Streams are issue 6; refuse rather than drop the setting.
+			return ddberr.Validation("dynago does not support DynamoDB Streams yet")
+		}
+	}
+	if in.OnDemandThroughput != nil && !in.IsPayPerRequest() {
+		return ddberr.InvalidParam("MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED")
+	}
+	return validateTags(in.Tags)
 }
 
 // IsPayPerRequest reports whether the table is to be on-demand.
@@ -390,6 +431,13 @@ type TableDescription struct {
 	// WarmThroughput is omitted when WarmRead is 0 (CreateTable
 	// responses).
 	WarmRead, WarmWrite int64
+	// TableClass is "" for STANDARD (TableClassSummary omitted).
+	TableClass string
+	// SSEKeyArn is the KMS key of an encrypted table ("" when the table
+	// uses DynamoDB's default encryption: SSEDescription omitted).
+	SSEKeyArn string
+	// OnDemandThroughput, omitted when both are 0.
+	MaxReadRequestUnits, MaxWriteRequestUnits int64
 }
 
 // AppendJSON appends the description as a JSON object.
@@ -453,6 +501,26 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendInt(dst, d.TableSizeBytes)
 	dst = wire.AppendKey(dst, "DeletionProtectionEnabled")
 	dst = wire.AppendBool(dst, d.DeletionProtectionEnabled)
+	if d.TableClass != "" {
+		dst = wire.AppendKey(dst, "TableClassSummary")
+		dst = append(dst, `{"TableClass":`...)
+		dst = wire.AppendString(dst, d.TableClass)
+		dst = append(dst, '}')
+	}
+	if d.SSEKeyArn != "" {
+		dst = wire.AppendKey(dst, "SSEDescription")
+		dst = append(dst, `{"Status":"ENABLED","SSEType":"KMS","KMSMasterKeyArn":`...)
+		dst = wire.AppendString(dst, d.SSEKeyArn)
+		dst = append(dst, '}')
+	}
+	if d.MaxReadRequestUnits != 0 || d.MaxWriteRequestUnits != 0 {
+		dst = wire.AppendKey(dst, "OnDemandThroughput")
+		dst = append(dst, `{"MaxReadRequestUnits":`...)
+		dst = wire.AppendInt(dst, orMinusOne(d.MaxReadRequestUnits))
+		dst = append(dst, `,"MaxWriteRequestUnits":`...)
+		dst = wire.AppendInt(dst, orMinusOne(d.MaxWriteRequestUnits))
+		dst = append(dst, '}')
+	}
 	if d.WarmRead != 0 {
 		dst = wire.AppendKey(dst, "WarmThroughput")
 		dst = append(dst, `{"ReadUnitsPerSecond":`...)
@@ -462,6 +530,15 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"Status":"ACTIVE"}`...)
 	}
 	return append(dst, '}')
+}
+
+// orMinusOne reports an unset OnDemandThroughput cap as -1 (no limit), as
+// DynamoDB does.
+func orMinusOne(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // TableDescriptionOutput is the response of CreateTable, DeleteTable
@@ -478,4 +555,147 @@ func (o *TableDescriptionOutput) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `":`...)
 	dst = o.Table.AppendJSON(dst)
 	return append(dst, '}')
+}
+
+// StreamSpecification is a table's stream setting.
+type StreamSpecification struct {
+	StreamEnabled  *bool
+	StreamViewType *string
+}
+
+func decodeStreamSpecification(r *wire.Reader, dst **StreamSpecification) error {
+	var ss StreamSpecification
+	ok, err := object(r, "StreamSpecification", func(k string) error {
+		switch k {
+		case "StreamEnabled":
+			return readBool(r, &ss.StreamEnabled)
+		case "StreamViewType":
+			return readString(r, &ss.StreamViewType)
+		}
+		return r.Skip()
+	})
+	if ok {
+		*dst = &ss
+	}
+	return err
+}
+
+// SSESpecification is a table's server-side encryption setting.
+type SSESpecification struct {
+	Enabled        *bool
+	SSEType        *string
+	KMSMasterKeyID *string
+}
+
+func decodeSSESpecification(r *wire.Reader, dst **SSESpecification) error {
+	var sse SSESpecification
+	ok, err := object(r, "SSESpecification", func(k string) error {
+		switch k {
+		case "Enabled":
+			return readBool(r, &sse.Enabled)
+		case "SSEType":
+			return readString(r, &sse.SSEType)
+		case "KMSMasterKeyId":
+			return readString(r, &sse.KMSMasterKeyID)
+		}
+		return r.Skip()
+	})
+	if ok {
+		*dst = &sse
+	}
+	return err
+}
+
+// OnDemandThroughput caps an on-demand table's request rates.
+type OnDemandThroughput struct {
+	MaxReadRequestUnits  *int64
+	MaxWriteRequestUnits *int64
+}
+
+func decodeOnDemandThroughput(r *wire.Reader, dst **OnDemandThroughput) error {
+	var o OnDemandThroughput
+	ok, err := object(r, "OnDemandThroughput", func(k string) error {
+		switch k {
+		case "MaxReadRequestUnits":
+			return readInt(r, "Long", &o.MaxReadRequestUnits)
+		case "MaxWriteRequestUnits":
+			return readInt(r, "Long", &o.MaxWriteRequestUnits)
+		}
+		return r.Skip()
+	})
+	if ok {
+		*dst = &o
+	}
+	return err
+}
+
+// Tag is a resource tag.
+type Tag struct {
+	Key   *string
+	Value *string
+}
+
+func decodeTags(r *wire.Reader, dst *[]Tag) error {
+	list := []Tag{}
+	ok, err := r.Array("List", func(int) error {
+		var t Tag
+		_, err := object(r, "Tag", func(k string) error {
+			switch k {
+			case "Key":
+				return readString(r, &t.Key)
+			case "Value":
+				return readString(r, &t.Value)
+			}
+			return r.Skip()
+		})
+		list = append(list, t)
+		return err
+	})
+	if ok {
+		*dst = list
+	}
+	return err
+}
+
+// Tag limits.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
+const (
+	maxTags           = 50
+	maxTagKeyLength   = 128
+	maxTagValueLength = 256
+)
+
+func tagConstraints(c *constraints, tags []Tag) {
+	for i, t := range tags {
+		p := "tags." + strconv.Itoa(i+1) + ".member."
+		if t.Key == nil {
+			c.add("", true, p+"key", "Member must not be null")
+		} else {
+			if len(*t.Key) < 1 {
+				c.add(*t.Key, false, p+"key", "Member must have length greater than or equal to 1")
+			}
+			if len(*t.Key) > maxTagKeyLength {
+				c.add(*t.Key, false, p+"key", "Member must have length less than or equal to 128")
+			}
+		}
+		if t.Value == nil {
+			c.add("", true, p+"value", "Member must not be null")
+		} else if len(*t.Value) > maxTagValueLength {
+			c.add(*t.Value, false, p+"value", "Member must have length less than or equal to 256")
+		}
+	}
+}
+
+// validateTags applies the tag rules that are not member constraints.
+func validateTags(tags []Tag) error {
+	if len(tags) > maxTags {
+		return ddberr.New(ddberr.LimitExceededException, "Too many tags for the resource")
+	}
+	for _, t := range tags {
+		if strings.HasPrefix(*t.Key, "aws:") {
+			return ddberr.Validation("One or more parameter values were invalid: Tag keys starting with 'aws:' are reserved for system use")
+		}
+	}
+	return nil
 }

@@ -64,6 +64,28 @@ type Table struct {
 	// created with) PAY_PER_REQUEST, in Unix nanoseconds.
 	PayPerRequestSince int64 `json:"pprSince,omitempty"`
 	DeletionProtection bool  `json:"deletionProtection,omitempty"`
+	// TableClass is "" for STANDARD or STANDARD_INFREQUENT_ACCESS.
+	TableClass string `json:"tableClass,omitempty"`
+	// SSE is set when the table asked for KMS server-side encryption.
+	SSE *SSE `json:"sse,omitempty"`
+	// Tags are the table's tags in the order given.
+	Tags []Tag `json:"tags,omitempty"`
+	// MaxReadRequestUnits and MaxWriteRequestUnits are the
+	// OnDemandThroughput caps; 0 means none.
+	MaxReadRequestUnits  int64 `json:"maxRRU,omitempty"`
+	MaxWriteRequestUnits int64 `json:"maxWRU,omitempty"`
+}
+
+// SSE is a table's server-side encryption setting.
+type SSE struct {
+	SSEType        string `json:"type"`
+	KMSMasterKeyID string `json:"kmsKey,omitempty"`
+}
+
+// Tag is a resource tag.
+type Tag struct {
+	Key   string `json:"k"`
+	Value string `json:"v"`
 }
 
 // Status returns the table's status at time now.

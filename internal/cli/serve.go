@@ -72,6 +72,9 @@ func parseLevel(s string) (slog.Level, error) {
 	return 0, usageError{fmt.Errorf("invalid --log-level %q (want debug, info, warn or error)", s)}
 }
 
+// shutdownGrace is how long SIGINT/SIGTERM waits for in-flight requests.
+const shutdownGrace = 10 * time.Second
+
 func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) error {
 	level, err := parseLevel(o.logLevel)
 	if err != nil {
@@ -105,7 +108,11 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	httpSrv := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       5 * time.Minute,
+		// A request body (at most 16 MB) must arrive within a minute, so
+		// that a stalled client cannot hold a connection (or shutdown)
+		// forever.
+		ReadTimeout: time.Minute,
+		IdleTimeout: 5 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	where := o.dataDir
@@ -126,10 +133,15 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	select {
 	case err = <-serveErr:
 	case <-ctx.Done():
-		logger.Info("shutting down")
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		stop() // a second signal now ends the process at once
+		logger.Info("shutting down: waiting for in-flight requests")
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		err = httpSrv.Shutdown(shutdownCtx)
 		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			logger.Warn("shutdown: requests still running after the grace period; closing their connections", "grace", shutdownGrace)
+			err = httpSrv.Close()
+		}
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

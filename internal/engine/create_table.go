@@ -32,6 +32,26 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 	for _, d := range in.AttributeDefinitions {
 		t.AttributeDefinitions = append(t.AttributeDefinitions, catalog.AttributeDefinition{AttributeName: *d.AttributeName, AttributeType: *d.AttributeType})
 	}
+	if in.TableClass != nil && *in.TableClass != "STANDARD" {
+		t.TableClass = *in.TableClass
+	}
+	if sse := in.SSESpecification; sse != nil && sse.Enabled != nil && *sse.Enabled {
+		t.SSE = &catalog.SSE{SSEType: "KMS"}
+		if sse.KMSMasterKeyID != nil {
+			t.SSE.KMSMasterKeyID = *sse.KMSMasterKeyID
+		}
+	}
+	for _, tag := range in.Tags {
+		t.Tags = append(t.Tags, catalog.Tag{Key: *tag.Key, Value: *tag.Value})
+	}
+	if o := in.OnDemandThroughput; o != nil {
+		if o.MaxReadRequestUnits != nil {
+			t.MaxReadRequestUnits = *o.MaxReadRequestUnits
+		}
+		if o.MaxWriteRequestUnits != nil {
+			t.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
+		}
+	}
 	if in.IsPayPerRequest() {
 		t.BillingMode = catalog.BillingPayPerRequest
 		t.PayPerRequestSince = now.UnixNano()

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/dynago/dynago/internal/api"
@@ -56,6 +57,19 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 	}
 	for _, a := range t.AttributeDefinitions {
 		d.AttributeDefinitions = append(d.AttributeDefinitions, [2]string{a.AttributeName, a.AttributeType})
+	}
+	d.TableClass = t.TableClass
+	d.MaxReadRequestUnits, d.MaxWriteRequestUnits = t.MaxReadRequestUnits, t.MaxWriteRequestUnits
+	if t.SSE != nil {
+		key := t.SSE.KMSMasterKeyID
+		if !strings.HasPrefix(key, "arn:") {
+			if key == "" {
+				// The AWS managed key of the account (aws/dynamodb).
+				key = t.ID
+			}
+			key = "arn:aws:kms:" + e.region(ctx) + ":" + e.opts.AccountID + ":key/" + key
+		}
+		d.SSEKeyArn = key
 	}
 	if t.PayPerRequestSince != 0 {
 		d.BillingMode = t.BillingMode

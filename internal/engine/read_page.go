@@ -47,19 +47,22 @@ func newPage(t *catalog.Table, rr *api.ReadRequest) *page {
 // run consumes it until the page is full or the range ends. A page that
 // stops early (Limit or 1 MB) carries a LastEvaluatedKey made of the last
 // item's key attributes.
-func (p *page) run(it storage.Iterator) error {
+func (p *page) run(it storage.Iterator) (err error) {
+	defer func() {
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	var lastJSON []byte
 	stopped := false
 	for it.Next() {
 		size, js, err := splitItem(it.Value())
 		if err != nil {
-			it.Close()
 			return err
 		}
 		p.readBytes += size
 		p.out.ScannedCount++
 		if err := p.take(js); err != nil {
-			it.Close()
 			return err
 		}
 		if (p.limit > 0 && p.out.ScannedCount >= p.limit) || p.readBytes >= maxPageBytes {
@@ -67,9 +70,6 @@ func (p *page) run(it storage.Iterator) error {
 			stopped = true
 			break
 		}
-	}
-	if err := it.Close(); err != nil {
-		return err
 	}
 	if stopped {
 		item, err := attr.DecodeItem(lastJSON)
@@ -101,8 +101,10 @@ func (p *page) take(js []byte) error {
 		js = attr.AppendItem(nil, p.proj.Apply(item))
 	}
 	if p.out.Body == nil {
+		// Size the body for the page: Limit items like this one, at most
+		// 64 KiB up front (it grows from there).
 		hint := 64 << 10
-		if p.limit > 0 && p.limit*len(js) < hint {
+		if p.limit > 0 && p.limit < hint/(len(js)+1) {
 			hint = p.limit * (len(js) + 1)
 		}
 		p.out.StartItems(hint)

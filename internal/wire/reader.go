@@ -299,9 +299,10 @@ func (r *Reader) Bool() (bool, bool, error) {
 }
 
 // Int64 reads a number and truncates it toward zero, as DynamoDB's
-// TruncatingBigNumber does for integer members. want is "Integer" or "Long"
-// for error messages. Values beyond the int64 range saturate. A null yields
-// (0, false, nil).
+// TruncatingBigNumber does for integer members. want is "Integer" (32
+// bits) or "Long" (64 bits); a value outside its range is a
+// SerializationException, never a clamped or wrapped value. A null
+// yields (0, false, nil).
 func (r *Reader) Int64(want string) (int64, bool, error) {
 	switch k := r.Peek(); k {
 	case Number:
@@ -317,18 +318,24 @@ func (r *Reader) Int64(want string) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if want == "Integer" {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	outOfRange := ddberr.Serialization("NUMBER_VALUE cannot be converted to " + want)
 	if n, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		if n < lo || n > hi {
+			return 0, false, outOfRange
+		}
 		return n, true, nil
 	}
 	f, err := strconv.ParseFloat(raw, 64)
-	if err != nil && f == 0 {
+	if err != nil && !isRangeErr(err) {
 		return 0, false, r.malformed()
 	}
-	switch {
-	case f >= math.MaxInt64:
-		return math.MaxInt64, true, nil
-	case f <= math.MinInt64:
-		return math.MinInt64, true, nil
+	f = math.Trunc(f)
+	if math.IsInf(f, 0) || f < float64(lo) || f >= float64(hi)+1 {
+		return 0, false, outOfRange
 	}
 	return int64(f), true, nil
 }

@@ -36,11 +36,22 @@ func TestReader_Strings(t *testing.T) {
 }
 
 func TestReader_Int64_Truncates(t *testing.T) {
-	for in, want := range map[string]int64{"10": 10, "10.9": 10, "-3.5": -3, "1e3": 1000, "1e30": 1<<63 - 1} {
+	for in, want := range map[string]int64{"10": 10, "10.9": 10, "-3.5": -3, "1e3": 1000, "2147483647": 1<<31 - 1} {
 		got, ok, err := wire.NewReader([]byte(in)).Int64("Integer")
 		if err != nil || !ok || got != want {
 			t.Errorf("%s: got %d %v %v, want %d", in, got, ok, err, want)
 		}
+	}
+	for _, big := range []string{"2147483648", "-2147483649", "1e30", "92219887385440"} {
+		if _, _, err := wire.NewReader([]byte(big)).Int64("Integer"); err == nil || err.Error() != "SerializationException: NUMBER_VALUE cannot be converted to Integer" {
+			t.Errorf("%s as Integer: %v", big, err)
+		}
+	}
+	if n, _, err := wire.NewReader([]byte("1e15")).Int64("Long"); err != nil || n != 1e15 {
+		t.Errorf("1e15 as Long: %d %v", n, err)
+	}
+	if _, _, err := wire.NewReader([]byte("1e30")).Int64("Long"); err == nil {
+		t.Errorf("1e30 as Long accepted")
 	}
 	if _, _, err := wire.NewReader([]byte(`"5"`)).Int64("Integer"); err == nil || err.Error() != "SerializationException: STRING_VALUE cannot be converted to Integer" {
 		t.Errorf("string as Integer: %v", err)
