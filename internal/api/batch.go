@@ -360,7 +360,10 @@ func (in *BatchWriteItemInput) Validate() error {
 	if in.RequestItems == nil {
 		c.add("", true, "requestItems", "Member must not be null")
 	} else if len(in.RequestItems) == 0 {
-		return ddberr.Validation("The requestItems parameter is required for BatchWriteItem")
+		// DynamoDB has answered both this and "The requestItems parameter
+		// is required for BatchWriteItem"; BatchGetItem settled on this
+		// one (docs/dynamodb-behaviour.md §6.1, §6.2).
+		return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
 	c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
@@ -398,7 +401,7 @@ func (in *BatchWriteItemInput) Validate() error {
 			if wr.HasDelete {
 				item = wr.Delete
 			}
-			if err := attr.ValidateItem(item); err != nil {
+			if err := attr.ValidateItemIn(item, attr.OlderLayer); err != nil {
 				return err
 			}
 		}

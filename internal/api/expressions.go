@@ -3,6 +3,7 @@ package api
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/internal/attr"
@@ -17,6 +18,10 @@ import (
 type ExpressionParams struct {
 	Names  map[string]string // nil when absent
 	Values attr.Item         // nil when absent
+
+	// layer words value errors as the operation's validation layer does
+	// (attr.OlderLayer for Scan, BatchWriteItem and transactions).
+	layer attr.Layer
 }
 
 // decodeMember decodes key if it is one of the expression members.
@@ -35,6 +40,11 @@ type exprParam struct {
 	kind expr.Kind
 	src  *string
 }
+
+// maxPlaceholderBytes is the longest ExpressionAttributeNames or
+// ExpressionAttributeValues key, "#" or ":" included. The too-long
+// message carries the key's size for names but not for values.
+const maxPlaceholderBytes = 255
 
 var (
 	namePlaceholder  = regexp.MustCompile(`^#[0-9A-Za-z_]+$`)
@@ -76,9 +86,18 @@ func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr
 		if len(p.Names) == 0 {
 			return nil, ddberr.Validation("ExpressionAttributeNames must not be empty")
 		}
-		for _, k := range sortedKeys(p.Names) {
+		keys := sortedKeys(p.Names)
+		for _, k := range keys {
+			if len(k) > maxPlaceholderBytes {
+				return nil, ddberr.Validation("ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: " + strconv.Itoa(len(k)))
+			}
 			if !namePlaceholder.MatchString(k) {
 				return nil, ddberr.Validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+		for _, k := range keys {
+			if err := attr.CheckName(p.Names[k]); err != nil {
+				return nil, ddberr.Validation("ExpressionAttributeNames contains invalid value: " + messageOf(err) + " for key " + k)
 			}
 		}
 	}
@@ -88,12 +107,15 @@ func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr
 		}
 		keys := p.Values.SortedNames()
 		for _, k := range keys {
+			if len(k) > maxPlaceholderBytes {
+				return nil, ddberr.Validation("ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;")
+			}
 			if !valuePlaceholder.MatchString(k) {
 				return nil, ddberr.Validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
 			}
 		}
 		for _, k := range keys {
-			v, err := attr.Validate(p.Values[k])
+			v, err := attr.ValidateIn(p.Values[k], p.layer)
 			if err != nil {
 				return nil, ddberr.Validation("ExpressionAttributeValues contains invalid value: " + messageOf(err) + " for key " + k)
 			}
@@ -144,6 +166,9 @@ func attributesToGet(names []string) ([]*expr.Path, error) {
 	seen := map[string]bool{}
 	paths := make([]*expr.Path, 0, len(names))
 	for _, n := range names {
+		if err := attr.CheckName(n); err != nil {
+			return nil, err
+		}
 		if seen[n] {
 			return nil, ddberr.InvalidParam("Duplicate value in attribute name: " + n)
 		}

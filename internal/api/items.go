@@ -81,7 +81,7 @@ func (w *CommonWrite) prepareCondition(extra ...exprParam) (*expr.Context, error
 		return nil, err
 	}
 	if w.Expected != nil {
-		if err := validateLegacyValues(w.Expected); err != nil {
+		if err := validateLegacyValues(w.Expected, attr.CurrentLayer); err != nil {
 			return nil, err
 		}
 		op := ""
@@ -393,17 +393,17 @@ func decodeLegacyConditions(r *wire.Reader, typ string, dst *map[string]expr.Leg
 
 // validateLegacyValues validates the attribute values of legacy
 // conditions in place.
-func validateLegacyValues(conds map[string]expr.LegacyCondition) error {
+func validateLegacyValues(conds map[string]expr.LegacyCondition, l attr.Layer) error {
 	for name, c := range conds {
 		for i, v := range c.AttributeValueList {
-			nv, err := attr.Validate(v)
+			nv, err := attr.ValidateIn(v, l)
 			if err != nil {
 				return err
 			}
 			c.AttributeValueList[i] = nv
 		}
 		if c.Value != nil {
-			nv, err := attr.Validate(*c.Value)
+			nv, err := attr.ValidateIn(*c.Value, l)
 			if err != nil {
 				return err
 			}

@@ -139,7 +139,7 @@ func (rr *ReadRequest) validateSelect() error {
 // projection, and parses the filter and projection expressions.
 func (rr *ReadRequest) finish(ctx *expr.Context) error {
 	for _, name := range rr.ExclusiveStartKey.SortedNames() {
-		v, err := attr.Validate(rr.ExclusiveStartKey[name])
+		v, err := attr.ValidateIn(rr.ExclusiveStartKey[name], rr.ExpressionParams.layer)
 		if err != nil {
 			return ddberr.Validation("The provided starting key is invalid: " + messageOf(err))
 		}
@@ -147,7 +147,7 @@ func (rr *ReadRequest) finish(ctx *expr.Context) error {
 	}
 	var err error
 	if rr.LegacyFilter != nil {
-		if err := validateLegacyValues(rr.LegacyFilter); err != nil {
+		if err := validateLegacyValues(rr.LegacyFilter, rr.ExpressionParams.layer); err != nil {
 			return err
 		}
 		op := ""
@@ -247,7 +247,7 @@ func (in *QueryInput) Validate() error {
 		return ddberr.Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	if in.KeyConditions != nil {
-		if err := validateLegacyValues(in.KeyConditions); err != nil {
+		if err := validateLegacyValues(in.KeyConditions, attr.CurrentLayer); err != nil {
 			return err
 		}
 		if in.KeyConds, err = expr.LegacyKeyConditions(in.KeyConditions); err != nil {
@@ -293,6 +293,7 @@ func (in *ScanInput) Decode(r *wire.Reader) error {
 
 // Validate checks the request without the table.
 func (in *ScanInput) Validate() error {
+	in.ExpressionParams.layer = attr.OlderLayer
 	var c constraints
 	in.constraints(&c)
 	c.min("segment", in.Segment, 0)

@@ -152,6 +152,22 @@ func (in *CreateTableInput) Decode(r *wire.Reader) error {
 // WriteCapacityUnits.
 const MaxCapacityUnits = 1_000_000_000_000
 
+// keyAttributeNameLength adds the length constraints of a key schema or
+// attribute definition name: 1 to 255 characters.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_KeySchemaElement.html
+func keyAttributeNameLength(c *constraints, path string, name *string) {
+	if name == nil {
+		return
+	}
+	if len(*name) < 1 {
+		c.add(*name, false, path, "Member must have length greater than or equal to 1")
+	}
+	if len(*name) > 255 {
+		c.add(*name, false, path, "Member must have length less than or equal to 255")
+	}
+}
+
 // Validate implements DynamoDB's CreateTable request checks, in its order:
 // a missing TableName, member constraints, then billing and key schema
 // rules.
@@ -179,6 +195,7 @@ func (in *CreateTableInput) Validate() error {
 		if e.AttributeName == nil {
 			c.add("", true, p+"attributeName", "Member must not be null")
 		}
+		keyAttributeNameLength(&c, p+"attributeName", e.AttributeName)
 		if e.KeyType == nil {
 			c.add("", true, p+"keyType", "Member must not be null")
 		}
@@ -189,6 +206,7 @@ func (in *CreateTableInput) Validate() error {
 		if d.AttributeName == nil {
 			c.add("", true, p+"attributeName", "Member must not be null")
 		}
+		keyAttributeNameLength(&c, p+"attributeName", d.AttributeName)
 		if d.AttributeType == nil {
 			c.add("", true, p+"attributeType", "Member must not be null")
 		}

@@ -105,7 +105,7 @@ func (in *UpdateItemInput) validate() error {
 		return err
 	}
 	if in.Expected != nil {
-		if err := validateLegacyValues(in.Expected); err != nil {
+		if err := validateLegacyValues(in.Expected, attr.CurrentLayer); err != nil {
 			return err
 		}
 		op := ""
@@ -138,6 +138,9 @@ func validateAttributeUpdates(updates map[string]eval.LegacyUpdate) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		if err := attr.CheckName(name); err != nil {
+			return err
+		}
 		u := updates[name]
 		if u.Value != nil {
 			v, err := attr.Validate(*u.Value)

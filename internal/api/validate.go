@@ -109,7 +109,7 @@ func (c *constraints) max(path string, v *int64, hi int64) {
 var (
 	returnConsumedCapacityValues      = []string{"INDEXES", "TOTAL", "NONE"}
 	returnItemCollectionMetricsValues = []string{"SIZE", "NONE"}
-	returnValuesValues                = []string{"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}
+	returnValuesValues                = []string{"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"} // DynamoDB's order, §4.7
 	returnValuesOnCCFValues           = []string{"ALL_OLD", "NONE"}
 	selectValues                      = []string{"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"}
 	conditionalOperatorValues         = []string{"AND", "OR"}

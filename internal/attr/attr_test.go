@@ -44,7 +44,7 @@ func TestParseNumber(t *testing.T) {
 		{"Infinity", "", "The parameter cannot be converted to a numeric value: Infinity"},
 		{"0x10", "", "The parameter cannot be converted to a numeric value: 0x10"},
 		{"1e", "", "The parameter cannot be converted to a numeric value: 1e"},
-		{"", "", "The parameter cannot be converted to a numeric value"},
+		{"", "", "The parameter cannot be converted to a numeric value: "},
 	} {
 		got, err := attr.ParseNumber(tc.in)
 		if tc.err != "" {
@@ -101,8 +101,18 @@ func TestValidate(t *testing.T) {
 		{`{"SS":[]}`, "One or more parameter values were invalid: An string set  may not be empty"},
 		{`{"NS":[]}`, "One or more parameter values were invalid: An number set  may not be empty"},
 		{`{"BS":[]}`, "One or more parameter values were invalid: Binary sets should not be empty"},
-		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
-		{`{"NS":["1","1.0"]}`, "Input collection contains duplicates"},
+		{`{"SS":["a","a"]}`, `One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.`},
+		{`{"SS":["b","a","b"]}`, `One or more parameter values were invalid: Input collection ["a", "b", "b"] contains duplicates.`},
+		{`{"SS":["c","b","a","b","z","y"]}`, `One or more parameter values were invalid: Input collection ["a", "b", "c", "b", "z", "y"] contains duplicates.`},
+		{`{"BS":["/w==","AA==","AA=="]}`, `One or more parameter values were invalid: Input collection ["AA==","/w==","AA=="]of type BS contains duplicates.`},
+		{`{"NS":["1","1.0"]}`, "One or more parameter values were invalid: Input collection contains duplicates."},
+		{`{"N":""}`, "The parameter cannot be converted to a numeric value: "},
+		{`{"N":"1e9223372036854775808"}`, "The parameter cannot be converted to a numeric value: 1e9223372036854775808"},
+		{`{"N":"1e9223372036854775807"}`, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{`{"N":"0e126"}`, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{`{"N":"0e-131"}`, "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
+		{`{"N":"0e125"}`, ""},
+		{`{"N":"0.000"}`, ""},
 		{`{"M":{"x":{"L":[{"SS":[]}]}}}`, "One or more parameter values were invalid: An string set  may not be empty"},
 		{`{"N":"1e126"}`, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 	} {
@@ -116,6 +126,26 @@ func TestValidate(t *testing.T) {
 		e, ok := ddberr.As(err)
 		if !ok || e.Message != tc.err {
 			t.Errorf("Validate(%s) = %v, want %q", tc.js, err, tc.err)
+		}
+	}
+}
+
+// TestValidateIn_OlderLayer checks the older layer's wording
+// (BatchWriteItem, Scan, transactions; docs/dynamodb-behaviour.md §4.4,
+// §4.5).
+func TestValidateIn_OlderLayer(t *testing.T) {
+	for _, tc := range []struct{ js, err string }{
+		{`{"SS":["b","a","b"]}`, "One or more parameter values were invalid: Input collection [b, a, b] contains duplicates."},
+		{`{"BS":["/w==","AA==","AA=="]}`, "One or more parameter values were invalid: Input collection [/w==, AA==, AA==]of type BS contains duplicates."},
+		{`{"NS":["2","1","2"]}`, "Input collection contains duplicates"},
+		{`{"N":""}`, "The parameter cannot be converted to a numeric value"},
+		{`{"NS":[""]}`, "The parameter cannot be converted to a numeric value"},
+		{`{"N":"abc"}`, "The parameter cannot be converted to a numeric value: abc"},
+	} {
+		_, err := attr.ValidateIn(decode(t, tc.js), attr.OlderLayer)
+		e, ok := ddberr.As(err)
+		if !ok || e.Message != tc.err {
+			t.Errorf("ValidateIn(%s, OlderLayer) = %v, want %q", tc.js, err, tc.err)
 		}
 	}
 }

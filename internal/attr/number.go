@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"math"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -73,15 +74,22 @@ func parseDecimal(s string) (decimal, bool) {
 			i++
 		}
 		es := i
+		// The exponent must fit in a signed 64-bit integer, as Java's
+		// BigDecimal requires: 1e9223372036854775808 is not a number,
+		// while 1e9223372036854775807 is one that overflows. Past
+		// 1,000,000 the value saturates; anything that large is out of
+		// range anyway.
+		var mag uint64
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			if exp < 1_000_000 { // saturate; anything this large is out of range anyway
-				exp = exp*10 + int(s[i]-'0')
+			if mag <= math.MaxInt64 {
+				mag = mag*10 + uint64(s[i]-'0')
 			}
 			i++
 		}
-		if i == es {
+		if i == es || mag > math.MaxInt64 {
 			return d, false
 		}
+		exp = int(min(mag, 1_000_000))
 		if eneg {
 			exp = -exp
 		}
@@ -100,7 +108,11 @@ func parseDecimal(s string) (decimal, bool) {
 	e -= lead
 	all = strings.TrimRight(all, "0")
 	if all == "" {
-		return decimal{}, true // zero, sign dropped: "-0" is "0"
+		// Zero, sign dropped: "-0" is "0". Its exponent still counts:
+		// DynamoDB rejects 0e126 as an overflow and 0e-131 as an
+		// underflow, judging zero by its written exponent less its
+		// fraction digits (BigDecimal's negated scale).
+		return decimal{exp: exp - len(fracPart) + 1}, true
 	}
 	d.digits = all
 	d.exp = e
@@ -149,9 +161,6 @@ func ParseNumber(s string) (string, error) {
 	}
 	d, ok := parseDecimal(s)
 	if !ok {
-		if s == "" {
-			return "", ddberr.Validation(msgNotNumeric)
-		}
 		return "", ddberr.Validation(msgNotNumeric + ": " + s)
 	}
 	if err := d.checkRange(); err != nil {
@@ -161,9 +170,6 @@ func ParseNumber(s string) (string, error) {
 }
 
 func (d decimal) checkRange() error {
-	if d.digits == "" {
-		return nil
-	}
 	switch {
 	case d.exp > maxExp:
 		return ddberr.Validation(msgOverflow)
@@ -335,6 +341,9 @@ func AddNumbers(a, b string, subtract bool) (string, error) {
 	}
 	if err != nil {
 		return "", ddberr.Validation(msgOverflow)
+	}
+	if z.IsZero() {
+		return "0", nil // an exact zero, whatever the operands' scale
 	}
 	return ParseNumber(z.Text('f'))
 }

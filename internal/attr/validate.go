@@ -1,7 +1,10 @@
 package attr
 
 import (
+	"bytes"
 	"encoding/base64"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/internal/ddberr"
@@ -15,18 +18,42 @@ const MaxDepth = 32
 
 const msgNesting = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 
+// Layer names one of DynamoDB's two request-validation layers. They accept
+// and reject the same values but word some errors differently: the current
+// layer (PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem, Query)
+// quotes and orders the members of a set with duplicates and ends an empty
+// number's message with ": "; the older layer (BatchWriteItem, Scan,
+// TransactWriteItems, TransactGetItems) lists set members as sent and
+// reports NS duplicates without a prefix.
+//
+// Source: captured answers of DynamoDB in four regions, recorded in
+// docs/dynamodb-behaviour.md §4.4 and §4.5.
+type Layer uint8
+
+const (
+	// CurrentLayer words errors as PutItem, UpdateItem, DeleteItem,
+	// GetItem, BatchGetItem and Query do.
+	CurrentLayer Layer = iota
+	// OlderLayer words errors as BatchWriteItem, Scan and the
+	// transactions do.
+	OlderLayer
+)
+
 // Validate checks v against DynamoDB's rules for attribute values and
 // returns it with every number in canonical form. Errors are
-// ValidationExceptions with DynamoDB's messages: an AttributeValue with no
-// or several type descriptors, NULL:false, a malformed or out-of-range
-// number, an empty set, a set with duplicate members, nesting beyond 32
-// levels.
+// ValidationExceptions with DynamoDB's messages (worded as the current
+// layer words them, see Layer): an AttributeValue with no or several type
+// descriptors, NULL:false, a malformed or out-of-range number, an empty
+// set, a set with duplicate members, nesting beyond 32 levels.
 //
 // Validate rewrites nested values in place, so call it only on values the
 // caller owns, such as ones just decoded from a request.
-func Validate(v Value) (Value, error) { return validate(v, 1) }
+func Validate(v Value) (Value, error) { return validate(v, 1, CurrentLayer) }
 
-func validate(v Value, depth int) (Value, error) {
+// ValidateIn is Validate with errors worded as layer l words them.
+func ValidateIn(v Value, l Layer) (Value, error) { return validate(v, 1, l) }
+
+func validate(v Value, depth int, l Layer) (Value, error) {
 	switch v.kind {
 	case Invalid:
 		if v.str == reasonMulti {
@@ -34,6 +61,9 @@ func validate(v Value, depth int) (Value, error) {
 		}
 		return v, ddberr.Validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
 	case N:
+		if v.str == "" && l == OlderLayer {
+			return v, ddberr.Validation(msgNotNumeric)
+		}
 		n, err := ParseNumber(v.str)
 		if err != nil {
 			return v, err
@@ -44,13 +74,13 @@ func validate(v Value, depth int) (Value, error) {
 			return v, ddberr.InvalidParam("Null attribute value types must have the value of true")
 		}
 	case SS, NS, BS:
-		return validateSet(v)
+		return validateSet(v, l)
 	case L:
 		if depth >= MaxDepth {
 			return v, ddberr.Validation(msgNesting)
 		}
 		for i, e := range v.list {
-			ne, err := validate(e, depth+1)
+			ne, err := validate(e, depth+1, l)
 			if err != nil {
 				return v, err
 			}
@@ -61,7 +91,7 @@ func validate(v Value, depth int) (Value, error) {
 			return v, ddberr.Validation(msgNesting)
 		}
 		for k, e := range v.m {
-			ne, err := validate(e, depth+1)
+			ne, err := validate(e, depth+1, l)
 			if err != nil {
 				return v, err
 			}
@@ -71,7 +101,7 @@ func validate(v Value, depth int) (Value, error) {
 	return v, nil
 }
 
-func validateSet(v Value) (Value, error) {
+func validateSet(v Value, l Layer) (Value, error) {
 	if len(v.set) == 0 {
 		switch v.kind {
 		case SS:
@@ -86,6 +116,9 @@ func validateSet(v Value) (Value, error) {
 	if v.kind == NS {
 		members = make([]string, len(v.set))
 		for i, s := range v.set {
+			if s == "" && l == OlderLayer {
+				return v, ddberr.Validation(msgNotNumeric)
+			}
 			n, err := ParseNumber(s)
 			if err != nil {
 				return v, err
@@ -94,9 +127,9 @@ func validateSet(v Value) (Value, error) {
 		}
 	}
 	seen := make(map[string]struct{}, len(members))
-	for _, s := range members {
+	for i, s := range members {
 		if _, dup := seen[s]; dup {
-			return v, duplicateSetError(v)
+			return v, duplicateSetError(v, i, l)
 		}
 		seen[s] = struct{}{}
 	}
@@ -104,25 +137,77 @@ func validateSet(v Value) (Value, error) {
 	return v, nil
 }
 
-func duplicateSetError(v Value) error {
-	switch v.kind {
-	case SS:
-		return ddberr.InvalidParam("Input collection [" + strings.Join(v.set, ", ") + "] contains duplicates.")
-	case NS:
-		return ddberr.Validation("Input collection contains duplicates")
-	default:
-		enc := make([]string, len(v.set))
-		for i, s := range v.set {
-			enc[i] = base64.StdEncoding.EncodeToString([]byte(s))
+// duplicateSetError words the error for set v whose member at index dup
+// repeats an earlier one. The older layer lists the members as sent. The
+// current layer quotes them and lists the members before the repeat in
+// byte order, then the repeat, then the rest as sent (the order in which
+// an ordered set would have received them when the insert failed).
+func duplicateSetError(v Value, dup int, l Layer) error {
+	if v.kind == NS {
+		if l == OlderLayer {
+			return ddberr.Validation("Input collection contains duplicates")
 		}
-		return ddberr.InvalidParam("Input collection [" + strings.Join(enc, ", ") + "]of type BS contains duplicates.")
+		return ddberr.InvalidParam("Input collection contains duplicates.")
+	}
+	members := v.set
+	if l == CurrentLayer {
+		members = make([]string, 0, len(v.set))
+		members = append(members, v.set[:dup]...)
+		sort.Slice(members, func(i, j int) bool { return bytes.Compare([]byte(members[i]), []byte(members[j])) < 0 })
+		members = append(members, v.set[dup:]...)
+	}
+	shown := make([]string, len(members))
+	for i, s := range members {
+		if v.kind == BS {
+			s = base64.StdEncoding.EncodeToString([]byte(s))
+		}
+		if l == CurrentLayer {
+			s = strconv.Quote(s)
+		}
+		shown[i] = s
+	}
+	switch {
+	case v.kind == SS:
+		return ddberr.InvalidParam("Input collection [" + strings.Join(shown, ", ") + "] contains duplicates.")
+	case l == CurrentLayer:
+		return ddberr.InvalidParam("Input collection [" + strings.Join(shown, ",") + "]of type BS contains duplicates.")
+	default:
+		return ddberr.InvalidParam("Input collection [" + strings.Join(shown, ", ") + "]of type BS contains duplicates.")
 	}
 }
 
-// ValidateItem validates every attribute of item in place (see Validate).
-func ValidateItem(item Item) error {
+// MaxNameBytes is the longest attribute name DynamoDB accepts, in bytes
+// of UTF-8. The developer guide says 64 KB; 65,535 is the last accepted
+// length.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-attributes
+const MaxNameBytes = 65535
+
+// CheckName checks a top-level attribute name: it must be 1 to
+// MaxNameBytes bytes long. The ValidationException messages are those of
+// AWS's DynamoDB Local error catalog ("Empty attribute name", "Attribute
+// name is too large, must be less than 65536 bytes").
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return ddberr.Validation("Empty attribute name")
+	case len(name) > MaxNameBytes:
+		return ddberr.Validation("Attribute name is too large, must be less than 65536 bytes")
+	}
+	return nil
+}
+
+// ValidateItem validates every attribute name (see CheckName) and value
+// (see Validate) of item, rewriting values in place.
+func ValidateItem(item Item) error { return ValidateItemIn(item, CurrentLayer) }
+
+// ValidateItemIn is ValidateItem with errors worded as layer l words them.
+func ValidateItemIn(item Item, l Layer) error {
 	for k, v := range item {
-		nv, err := Validate(v)
+		if err := CheckName(k); err != nil {
+			return err
+		}
+		nv, err := ValidateIn(v, l)
 		if err != nil {
 			return err
 		}

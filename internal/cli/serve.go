@@ -113,7 +113,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		// forever.
 		ReadTimeout: time.Minute,
 		IdleTimeout: 5 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	where := o.dataDir
 	if o.inMemory {

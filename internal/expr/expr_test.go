@@ -39,6 +39,7 @@ func TestParseCondition_Valid(t *testing.T) {
 		"#s = :s",
 		"a IN (" + strings.TrimSuffix(strings.Repeat(":s,", 100), ",") + ")",
 		strings.TrimSuffix(strings.Repeat("a = :s OR ", 150), " OR "),
+		strings.Repeat("NOT ", 299) + "a = :s", // 300 operators, nested 300 deep
 	} {
 		t.Run(src, func(t *testing.T) {
 			e, err := ctx().ParseCondition(expr.ConditionExpression, src)
@@ -71,6 +72,7 @@ func TestParseCondition_Invalid(t *testing.T) {
 		{"my-attr = :s", `Invalid ConditionExpression: Syntax error; token: "-", near: "my-attr"`},
 		{"beginsWith(a, :s)", "Invalid ConditionExpression: Invalid function name; function: beginsWith"},
 		{"((a = :s))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{strings.Repeat("NOT ", 1000) + "a = :s", "Invalid ConditionExpression: The expression contains too many operators; operator count: 1001"},
 		{"size(a)", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: size"},
 		{"attribute_exists(a) = :s", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: attribute_exists"},
 		{"status = :s", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"},

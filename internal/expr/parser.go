@@ -30,7 +30,10 @@ type parser struct {
 	depth int
 }
 
-const maxParseDepth = 1000
+// maxParseDepth bounds recursion. An expression is at most MaxExpressionSize bytes
+// long and each nesting level costs at least one byte, so no expression
+// DynamoDB accepts reaches it; it only guards direct callers of the parser.
+const maxParseDepth = 4096
 
 func newParser(src string) *parser { return &parser{src: src, toks: lex(src)} }
 

@@ -81,13 +81,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.health(w)
 		return
 	}
-	if r.Method != http.MethodPost {
+	if r.Method != http.MethodPost || !apiContentType(r) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, "<UnknownOperationException/>\n")
 		return
 	}
 	s.serveAPI(w, r)
+}
+
+// apiContentType reports whether r may be an API call: DynamoDB answers a
+// request that has a body of any media type other than
+// application/x-amz-json-1.0 or application/json with a 404
+// <UnknownOperationException/> (docs/dynamodb-behaviour.md §1).
+func apiContentType(r *http.Request) bool {
+	if r.ContentLength == 0 {
+		return true
+	}
+	mt := mediaType(r)
+	return mt == "application/x-amz-json-1.0" || mt == "application/json"
+}
+
+// mediaType is r's Content-Type without parameters, in lower case.
+func mediaType(r *http.Request) string {
+	mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.ToLower(strings.TrimSpace(mt))
 }
 
 func (s *Server) health(w http.ResponseWriter) {
@@ -106,7 +124,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	id := s.ids.next()
 	w.Header().Set("x-amzn-RequestId", id)
 	contentType := "application/x-amz-json-1.0"
-	if r.Header.Get("Content-Type") == "application/json" {
+	if mediaType(r) == "application/json" {
 		contentType = "application/json"
 	}
 
