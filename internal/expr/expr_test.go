@@ -164,26 +164,3 @@ func TestContext_CheckUnused(t *testing.T) {
 }
 
 // FuzzParseCondition: no input panics; whatever parses round-trips.
-func FuzzParseCondition(f *testing.F) {
-	for _, s := range []string{"a = :s", "((a))", "a.b[1] IN (:s,:t)", "NOT (a < :n)", "size(a.b) BETWEEN :n AND :m", "#n.#s[0]"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		e, err := ctx().ParseCondition(expr.FilterExpression, src)
-		if err != nil {
-			return
-		}
-		again, err := ctx().ParseCondition(expr.FilterExpression, e.String())
-		if err != nil || again.String() != e.String() {
-			t.Fatalf("round trip of %q: %q, %v", src, e.String(), err)
-		}
-	})
-}
-
-func FuzzParseProjection(f *testing.F) {
-	f.Add("a, b.c[1], #n")
-	f.Fuzz(func(t *testing.T, src string) {
-		ctx().ParseProjection(src)
-		ctx().ParseKeyCondition(src)
-	})
-}
