@@ -139,6 +139,11 @@ var (
 	tablePrefix = []byte("c/t/")
 )
 
+// IsKey reports whether a storage key belongs to the catalog (the table
+// descriptors and the table-number counter). Every request reads the
+// catalog and few write it, so the store may cache these keys.
+func IsKey(key []byte) bool { return len(key) >= 2 && key[0] == 'c' && key[1] == '/' }
+
 // TableKey returns the storage key of a table's descriptor.
 func TableKey(name string) []byte {
 	return append(append([]byte(nil), tablePrefix...), name...)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
@@ -98,7 +99,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.addr, err)
 	}
-	store, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger})
+	store, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger, ReadCached: catalog.IsKey})
 	if err != nil {
 		ln.Close()
 		return err

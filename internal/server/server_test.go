@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
@@ -21,7 +22,7 @@ import (
 // engine clock fixed (tests may move it).
 func newServer(tb testing.TB) *httptest.Server {
 	tb.Helper()
-	st, err := pebble.Open(pebble.Options{InMemory: true})
+	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
 	if err != nil {
 		tb.Fatal(err)
 	}
