@@ -99,13 +99,14 @@ func apiContentType(r *http.Request) bool {
 		return true
 	}
 	mt := mediaType(r)
-	return mt == "application/x-amz-json-1.0" || mt == "application/json"
+	return strings.EqualFold(mt, "application/x-amz-json-1.0") || strings.EqualFold(mt, "application/json")
 }
 
-// mediaType is r's Content-Type without parameters, in lower case.
+// mediaType is r's Content-Type without parameters (compare it with
+// strings.EqualFold: media types are case-insensitive).
 func mediaType(r *http.Request) string {
 	mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
-	return strings.ToLower(strings.TrimSpace(mt))
+	return strings.TrimSpace(mt)
 }
 
 func (s *Server) health(w http.ResponseWriter) {
@@ -124,7 +125,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	id := s.ids.next()
 	w.Header().Set("x-amzn-RequestId", id)
 	contentType := "application/x-amz-json-1.0"
-	if mediaType(r) == "application/json" {
+	if strings.EqualFold(mediaType(r), "application/json") {
 		contentType = "application/json"
 	}
 
