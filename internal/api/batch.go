@@ -88,13 +88,17 @@ func (in *BatchGetItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
+// msgEmptyRequestItems answers an empty RequestItems map in BatchGetItem
+// and BatchWriteItem.
+const msgEmptyRequestItems = "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"
+
 // Validate checks the request without the tables.
 func (in *BatchGetItemInput) Validate() error {
 	var c constraints
 	if in.RequestItems == nil {
 		c.add("", true, "requestItems", "Member must not be null")
 	} else if len(in.RequestItems) == 0 {
-		return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		return ddberr.Validation(msgEmptyRequestItems)
 	}
 	for _, t := range in.Tables {
 		name := t
@@ -363,7 +367,7 @@ func (in *BatchWriteItemInput) Validate() error {
 		// DynamoDB has answered both this and "The requestItems parameter
 		// is required for BatchWriteItem"; BatchGetItem settled on this
 		// one (docs/dynamodb-behaviour.md §6.1, §6.2).
-		return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		return ddberr.Validation(msgEmptyRequestItems)
 	}
 	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
 	c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)

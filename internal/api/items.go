@@ -120,49 +120,13 @@ type PutItemInput struct {
 
 // Decode implements Input.
 func (in *PutItemInput) Decode(r *wire.Reader) error {
-	_, err := object(r, "PutItemInput", func(k string) error {
-		if ok, err := in.decodeMember(r, k); ok {
-			return err
-		}
-		if k == "Item" {
-			return readItem(r, &in.Item)
-		}
-		return r.Skip()
-	})
-	return err
+	return in.decodeWith(r, "PutItemInput", "Item", &in.Item)
 }
 
 // Validate checks the request without the table. Its messages come in
 // the single-error envelope, as DynamoDB's current validation layer sends
 // them for PutItem.
-func (in *PutItemInput) Validate() error { return envelope(in.validate()) }
-
-func (in *PutItemInput) validate() error {
-	var c constraints
-	in.constraints(&c)
-	if in.Item == nil {
-		c.add("", true, "item", "Member must not be null")
-	}
-	if err := c.err(); err != nil {
-		return err
-	}
-	ctx, err := in.prepareCondition()
-	if err != nil {
-		return err
-	}
-	if err := attr.ValidateItem(in.Item); err != nil {
-		return err
-	}
-	if rv := in.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
-		return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
-	}
-	if in.ConditionExpression != nil {
-		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
-			return err
-		}
-	}
-	return ctx.CheckUnused()
-}
+func (in *PutItemInput) Validate() error { return envelope(in.validateWith("item", in.Item)) }
 
 // DeleteItemInput is the DeleteItem request.
 //
@@ -174,43 +138,53 @@ type DeleteItemInput struct {
 
 // Decode implements Input.
 func (in *DeleteItemInput) Decode(r *wire.Reader) error {
-	_, err := object(r, "DeleteItemInput", func(k string) error {
-		if ok, err := in.decodeMember(r, k); ok {
+	return in.decodeWith(r, "DeleteItemInput", "Key", &in.Key)
+}
+
+// Validate checks the request without the table, in the single-error
+// envelope DynamoDB uses for DeleteItem.
+func (in *DeleteItemInput) Validate() error { return envelope(in.validateWith("key", in.Key)) }
+
+// decodeWith decodes a PutItem or DeleteItem request: the common write
+// members and one item-shaped member, name, into dst.
+func (w *CommonWrite) decodeWith(r *wire.Reader, shape, name string, dst *attr.Item) error {
+	_, err := object(r, shape, func(k string) error {
+		if ok, err := w.decodeMember(r, k); ok {
 			return err
 		}
-		if k == "Key" {
-			return readItem(r, &in.Key)
+		if k == name {
+			return readItem(r, dst)
 		}
 		return r.Skip()
 	})
 	return err
 }
 
-// Validate checks the request without the table, in the single-error
-// envelope DynamoDB uses for DeleteItem.
-func (in *DeleteItemInput) Validate() error { return envelope(in.validate()) }
-
-func (in *DeleteItemInput) validate() error {
+// validateWith checks a PutItem or DeleteItem request whose item-shaped
+// member (path "item" or "key") is item, in DynamoDB's order: member
+// constraints, expression members, the item's values, ReturnValues (only
+// NONE and ALL_OLD), then the condition.
+func (w *CommonWrite) validateWith(path string, item attr.Item) error {
 	var c constraints
-	in.constraints(&c)
-	if in.Key == nil {
-		c.add("", true, "key", "Member must not be null")
+	w.constraints(&c)
+	if item == nil {
+		c.add("", true, path, "Member must not be null")
 	}
 	if err := c.err(); err != nil {
 		return err
 	}
-	ctx, err := in.prepareCondition()
+	ctx, err := w.prepareCondition()
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItem(in.Key); err != nil {
+	if err := attr.ValidateItem(item); err != nil {
 		return err
 	}
-	if rv := in.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
+	if rv := w.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
 		return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
 	}
-	if in.ConditionExpression != nil {
-		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
+	if w.ConditionExpression != nil {
+		if w.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *w.ConditionExpression); err != nil {
 			return err
 		}
 	}
