@@ -178,6 +178,24 @@ class QueryTest(DynamoTestCase):
         bad("PK = = :pk", {":pk": s})
         # OR is not allowed in a key condition.
         bad("PK = :pk OR SK = :pk", {":pk": s})
+        # A filter may not name a key attribute (Query.FilterExpression.html).
+        bad("PK = :pk", {":pk": s, ":t": {"S": "x"}},
+            "Filter Expression can only contain non-primary key attributes: Primary key attribute: SK",
+            FilterExpression="begins_with(SK, :t)")
+
+    def test_legacy_query_filter_rules(self):
+        key = {"PK": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": self.pk}]}}
+        self.expectError("ValidationException",
+                         "QueryFilter can only contain non-primary key attributes: Primary key attribute: SK",
+                         self.client.query, TableName=self.table, KeyConditions=key,
+                         QueryFilter={"SK": {"ComparisonOperator": "BEGINS_WITH",
+                                             "AttributeValueList": [{"S": "POST"}]}})
+        # KeyConditions is a non-expression parameter even without KeyConditionExpression.
+        self.expectError("ValidationException",
+                         "Can not use both expression and non-expression parameters in the same request: "
+                         "Non-expression parameters: {KeyConditions} Expression parameters: {ProjectionExpression}",
+                         self.client.query, TableName=self.table, KeyConditions=key,
+                         ProjectionExpression="SK")
 
     def test_query_missing_table(self):
         self.expectError("ResourceNotFoundException", "Requested resource not found",

@@ -229,7 +229,7 @@ func (in *QueryInput) Validate() error {
 		return err
 	}
 	legacy := in.legacyParams("QueryFilter")
-	if in.KeyConditions != nil && in.KeyConditionExpression != nil {
+	if in.KeyConditions != nil {
 		legacy = append([]string{"KeyConditions"}, legacy...)
 	}
 	ctx, err := in.ExpressionParams.newContext([]exprParam{

@@ -165,6 +165,21 @@ func TestValidate_NestingDepth(t *testing.T) {
 	}
 }
 
+// TestCheckDepth: CheckDepth draws the line exactly where Validate does,
+// for a scalar, an empty map and an empty list at the bottom.
+func TestCheckDepth(t *testing.T) {
+	for _, inner := range []string{`{"S":"x"}`, `{"M":{}}`, `{"L":[]}`} {
+		for n := 29; n <= 33; n++ {
+			js := strings.Repeat(`{"L":[`, n) + inner + strings.Repeat(`]}`, n)
+			_, verr := attr.Validate(decode(t, js))
+			derr := attr.CheckDepth(decode(t, js))
+			if (verr == nil) != (derr == nil) {
+				t.Errorf("%d wraps of %s: Validate %v, CheckDepth %v", n, inner, verr, derr)
+			}
+		}
+	}
+}
+
 // TestSize follows the developer guide's item size rules.
 func TestSize(t *testing.T) {
 	for _, tc := range []struct {

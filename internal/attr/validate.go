@@ -18,6 +18,36 @@ const MaxDepth = 32
 
 const msgNesting = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 
+// CheckDepth rejects v, a top-level attribute value, when it nests
+// deeper than MaxDepth levels (a list or map on the last level counts as
+// too deep, as Validate has it). UpdateItem uses it on the attributes an
+// update wrote, since a SET into a deep path can deepen a stored item.
+func CheckDepth(v Value) error {
+	if levels(v) > MaxDepth {
+		return ddberr.Validation(msgNesting)
+	}
+	return nil
+}
+
+// levels counts v's nesting levels, v itself being level 1; an empty list
+// or map counts as holding one more level.
+func levels(v Value) int {
+	deepest := 1
+	switch v.kind {
+	case L:
+		for _, e := range v.list {
+			deepest = max(deepest, levels(e))
+		}
+	case M:
+		for _, e := range v.m {
+			deepest = max(deepest, levels(e))
+		}
+	default:
+		return 1
+	}
+	return 1 + deepest
+}
+
 // Layer names one of DynamoDB's two request-validation layers. They accept
 // and reject the same values but word some errors differently: the current
 // layer (PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem, Query)

@@ -150,5 +150,8 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if cerr := store.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		logger.Info("stopped: storage closed")
+	}
 	return err
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// BatchGetItem reads up to 100 items from one or more tables. Keys whose
-// items would take the response past 16 MB are returned in
-// UnprocessedKeys, as DynamoDB does.
+// BatchGetItem reads up to 100 items from one or more tables. Once the
+// items read would pass 16 MB (api.MaxBatchGetBytes of item size), that
+// item's key and every later one are returned in UnprocessedKeys.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
 func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*api.BatchGetItemOutput, error) {
@@ -47,7 +47,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				keys[name] = append(keys[name], sk)
 			}
 		}
-		total := 0
+		total, full := 0, false
 		for _, name := range in.Tables {
 			t, ka := tables[name], in.RequestItems[name]
 			items := [][]byte{}
@@ -55,7 +55,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 			units := 0.0
 			consistent := ka.ConsistentRead != nil && *ka.ConsistentRead
 			for i, sk := range keys[name] {
-				if total >= api.MaxBatchGetBytes {
+				if full {
 					unprocessed = append(unprocessed, ka.Keys[i])
 					continue
 				}
@@ -72,11 +72,17 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				if err != nil {
 					return err
 				}
+				if total+size > api.MaxBatchGetBytes {
+					// This item and every later one would not fit.
+					full = true
+					unprocessed = append(unprocessed, ka.Keys[i])
+					continue
+				}
 				if js, err = projectJSON(js, ka.Projection); err != nil {
 					return err
 				}
 				items = append(items, js)
-				total += len(js)
+				total += size
 				units += readUnits(size, consistent)
 			}
 			out.Responses[name] = items

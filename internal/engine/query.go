@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/dynago/dynago/internal/api"
@@ -31,6 +33,9 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		if err != nil {
 			return err
 		}
+		if err := checkQueryFilter(t, &in.ReadRequest); err != nil {
+			return err
+		}
 		forward := in.Forward()
 		if in.ExclusiveStartKey != nil {
 			start, err := startKey(t, in.ExclusiveStartKey)
@@ -55,6 +60,39 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		return nil
 	})
 	return out, err
+}
+
+// checkQueryFilter rejects a Query filter that names a key attribute:
+// the key condition is the only place for those.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
+// ("A filter expression cannot contain partition key or sort key
+// attributes"); the messages are DynamoDB's.
+func checkQueryFilter(t *catalog.Table, rr *api.ReadRequest) error {
+	if rr.Filter == nil {
+		return nil
+	}
+	hashName, _ := t.HashKey()
+	rangeName, _, hasRange := t.RangeKey()
+	isKey := func(name string) bool { return name == hashName || (hasRange && name == rangeName) }
+	if rr.LegacyFilter != nil {
+		for _, name := range slices.Sorted(maps.Keys(rr.LegacyFilter)) {
+			if isKey(name) {
+				return ddberr.Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + name)
+			}
+		}
+		return nil
+	}
+	var key string
+	expr.Walk(rr.Filter, func(e expr.Expr) {
+		if p, ok := e.(*expr.Path); ok && key == "" && isKey(p.Elems[0].Name) {
+			key = p.Elems[0].Name
+		}
+	})
+	if key != "" {
+		return ddberr.Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key)
+	}
+	return nil
 }
 
 // keyRange checks key conditions against the table's key schema and

@@ -58,6 +58,13 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err != nil {
 			return err
 		}
+		for _, p := range paths {
+			if v, ok := item[p.Elems[0].Name]; ok {
+				if err := attr.CheckDepth(v); err != nil {
+					return err
+				}
+			}
+		}
 		size := item.Size()
 		if size > attr.MaxItemSize {
 			return ddberr.Validation("Item size to update has exceeded the maximum allowed size")

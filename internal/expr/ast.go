@@ -231,3 +231,37 @@ func Unparen(e Expr) Expr {
 		e = p.X
 	}
 }
+
+// Walk calls fn for e and every expression inside it, parents first, in
+// the order they are written.
+func Walk(e Expr, fn func(Expr)) {
+	fn(e)
+	switch x := e.(type) {
+	case *Call:
+		for _, a := range x.Args {
+			Walk(a, fn)
+		}
+	case *Compare:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+	case *Between:
+		Walk(x.X, fn)
+		Walk(x.Lo, fn)
+		Walk(x.Hi, fn)
+	case *In:
+		Walk(x.X, fn)
+		for _, a := range x.List {
+			Walk(a, fn)
+		}
+	case *Logical:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+	case *Not:
+		Walk(x.X, fn)
+	case *Paren:
+		Walk(x.X, fn)
+	case *Arith:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+	}
+}

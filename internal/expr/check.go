@@ -290,11 +290,18 @@ func (ck *checker) condition(e Expr) {
 }
 
 func (ck *checker) unknownFunction(name string) {
-	if ck.allowUpdateFunctions && (name == "if_not_exists" || name == "list_append") {
+	if isUpdateFunction(name) {
+		if !ck.allowUpdateFunctions {
+			set(&ck.unknownFn, "The function is not allowed in a condition expression; function: "+name)
+		}
 		return
 	}
 	set(&ck.unknownFn, "Invalid function name; function: "+name)
 }
+
+// isUpdateFunction reports whether name is one of the functions only an
+// UpdateExpression's SET may call.
+func isUpdateFunction(name string) bool { return name == "if_not_exists" || name == "list_append" }
 
 // operand checks e in operand position and returns its static type when
 // it is known (a value, or a function's result).
@@ -323,7 +330,7 @@ func (ck *checker) operand(e Expr) attr.Kind {
 		return attr.N
 	case *Call:
 		_, known := conditionFunctions[x.Name]
-		if !known && !(ck.allowUpdateFunctions && (x.Name == "if_not_exists" || x.Name == "list_append")) {
+		if !known && !(ck.allowUpdateFunctions && isUpdateFunction(x.Name)) {
 			ck.unknownFunction(x.Name)
 			for _, a := range x.Args {
 				ck.operand(a)

@@ -71,6 +71,9 @@ func TestParseCondition_Invalid(t *testing.T) {
 		{"a AND b", `Invalid ConditionExpression: Syntax error; token: "AND", near: "a AND b"`},
 		{"my-attr = :s", `Invalid ConditionExpression: Syntax error; token: "-", near: "my-attr"`},
 		{"beginsWith(a, :s)", "Invalid ConditionExpression: Invalid function name; function: beginsWith"},
+		// DynamoDB Local's catalog: INVALID_CONDITION_FUNCTION.
+		{"if_not_exists(a, :s) = :s", "Invalid ConditionExpression: The function is not allowed in a condition expression; function: if_not_exists"},
+		{"list_append(a, :s) = :s", "Invalid ConditionExpression: The function is not allowed in a condition expression; function: list_append"},
 		{"((a = :s))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
 		{strings.Repeat("NOT ", 1000) + "a = :s", "Invalid ConditionExpression: The expression contains too many operators; operator count: 1001"},
 		{"size(a)", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: size"},

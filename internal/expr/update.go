@@ -380,10 +380,12 @@ func (uc *updateChecker) setValue(e Expr) attr.Kind {
 		}
 		return attr.N
 	case *Call:
-		switch x.Name {
-		case "if_not_exists", "list_append":
-		default:
-			set(&uc.unknownFn, "Invalid function name; function: "+x.Name)
+		if !isUpdateFunction(x.Name) {
+			if _, ok := conditionFunctions[x.Name]; ok {
+				set(&uc.unknownFn, "The function is not allowed in an update expression; function: "+x.Name)
+			} else {
+				set(&uc.unknownFn, "Invalid function name; function: "+x.Name)
+			}
 			for _, a := range x.Args {
 				uc.setValue(a)
 			}

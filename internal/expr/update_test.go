@@ -64,7 +64,10 @@ func TestParseUpdate_Invalid(t *testing.T) {
 		{"SET a = :s + :n", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: +, operand type: S"},
 		{"SET a = list_append(:n, a)", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append, operand type: N"},
 		{"SET a = if_not_exists(:n, :n)", "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
-		{"SET a = size(b)", "Invalid UpdateExpression: Invalid function name; function: size"},
+		// DynamoDB Local's catalog: INVALID_VALUE_FUNCTION.
+		{"SET a = size(b)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
+		{"SET a = contains(b, :s)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: contains"},
+		{"SET a = nope(b)", "Invalid UpdateExpression: Invalid function name; function: nope"},
 		{"SET a = list_append(a)", "Invalid UpdateExpression: Incorrect number of operands for operator or function; operator or function: list_append, number of operands: 1"},
 		{"SET #x = :s", "Invalid UpdateExpression: An expression attribute name used in the document path is not defined; attribute name: #x"},
 		{"SET a = :nope", "Invalid UpdateExpression: An expression attribute value used in expression is not defined; attribute value: :nope"},

@@ -216,3 +216,26 @@ func TestCreateTable_CreateDelay(t *testing.T) {
 	}
 	ok("PutItem", `{"TableName":"slow","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}`)
 }
+
+// TestBatchGetItem_SixteenMegabytes reproduces the API reference's
+// example: 100 items of 300 KB (307,200 bytes) return 52 items and 48
+// UnprocessedKeys, the 53rd item being the one that would pass 16 MB.
+// Source: API_BatchGetItem.html.
+func TestBatchGetItem_SixteenMegabytes(t *testing.T) {
+	ts := newServer(t)
+	ok := func(op, body string) map[string]any { return mustOK(t, ts, op, body) }
+	createPkSk(t, ok, "bg16")
+	// Item size: "pk" + "k00" + "sk" + 1 byte of number + "data" + data.
+	data := strings.Repeat("x", 307_200-(2+3+2+2+4))
+	var keys []string
+	for i := 0; i < 100; i++ {
+		ok("PutItem", fmt.Sprintf(`{"TableName":"bg16","Item":{"pk":{"S":"k%02d"},"sk":{"N":"1"},"data":{"S":"%s"}}}`, i, data))
+		keys = append(keys, fmt.Sprintf(`{"pk":{"S":"k%02d"},"sk":{"N":"1"}}`, i))
+	}
+	out := ok("BatchGetItem", `{"RequestItems":{"bg16":{"Keys":[`+strings.Join(keys, ",")+`]}},"ReturnConsumedCapacity":"TOTAL"}`)
+	got := len(out["Responses"].(map[string]any)["bg16"].([]any))
+	unprocessed := len(out["UnprocessedKeys"].(map[string]any)["bg16"].(map[string]any)["Keys"].([]any))
+	if got != 52 || unprocessed != 48 {
+		t.Fatalf("returned %d items and %d unprocessed keys, want 52 and 48", got, unprocessed)
+	}
+}
