@@ -30,9 +30,9 @@
 // # Read cache
 //
 // Keys chosen by Options.ReadCached (for dynago, the catalog: small, read
-// by every request, rarely written) are also kept in memory, so that point reads
-// of them by read-write and ReadOnly transactions skip Pebble's read
-// path. The cache holds the latest committed value, exactly what those
+// by every request, rarely written) are also kept in memory, so that
+// point reads of them by read-write and ReadOnly transactions skip
+// Pebble's read path. The cache holds the latest committed value, exactly what those
 // transactions would read from the DB: commit replaces a written key's
 // entry under the commit mutex, right after the batch is applied, and a
 // reader fills an entry only if no commit has written the key since its
