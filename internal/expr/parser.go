@@ -238,23 +238,29 @@ func (p *parser) parseOperandList() ([]Expr, error) {
 	}
 }
 
+// parseParen parses "(" inner ")" into a Paren, counting the nesting
+// against maxParseDepth.
+func (p *parser) parseParen(inner func() (Expr, error)) (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	p.next()
+	e, err := inner()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(tRParen); err != nil {
+		return nil, err
+	}
+	return &Paren{X: e}, nil
+}
+
 // operand = "(" condition ")" | function | path | :value
 func (p *parser) parseOperand() (Expr, error) {
 	switch t := p.peek(); t.kind {
 	case tLParen:
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer p.leave()
-		p.next()
-		e, err := p.parseOr(true)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(tRParen); err != nil {
-			return nil, err
-		}
-		return &Paren{X: e}, nil
+		return p.parseParen(func() (Expr, error) { return p.parseOr(true) })
 	case tValue:
 		p.next()
 		return &ValueRef{Name: t.text}, nil

@@ -198,19 +198,7 @@ func (p *parser) parseSetValue() (Expr, error) {
 func (p *parser) parseUpdateOperand() (Expr, error) {
 	switch t := p.peek(); t.kind {
 	case tLParen:
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer p.leave()
-		p.next()
-		v, err := p.parseSetValue()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(tRParen); err != nil {
-			return nil, err
-		}
-		return &Paren{X: v}, nil
+		return p.parseParen(p.parseSetValue)
 	case tValue:
 		p.next()
 		return &ValueRef{Name: t.text}, nil
