@@ -422,6 +422,9 @@ func (in *BatchWriteItemInput) Validate() error {
 type BatchWriteItemOutput struct {
 	Unprocessed      map[string][][]byte
 	ConsumedCapacity []*ConsumedCapacity
+	// ItemCollectionMetrics holds, per table with LSIs, the encoded
+	// ItemCollectionMetrics of each write (ReturnItemCollectionMetrics=SIZE).
+	ItemCollectionMetrics map[string][][]byte
 }
 
 // AppendJSON appends the response body.
@@ -448,5 +451,33 @@ func (o *BatchWriteItemOutput) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, '}')
 	dst = appendCapacities(dst, o.ConsumedCapacity)
+	if len(o.ItemCollectionMetrics) > 0 {
+		dst = append(dst, `,"ItemCollectionMetrics":{`...)
+		tables := make([]string, 0, len(o.ItemCollectionMetrics))
+		for t := range o.ItemCollectionMetrics {
+			tables = append(tables, t)
+		}
+		sort.Strings(tables)
+		for i, t := range tables {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = wire.AppendString(dst, t)
+			dst = append(dst, ":["...)
+			for j, m := range o.ItemCollectionMetrics[t] {
+				if j > 0 {
+					dst = append(dst, ',')
+				}
+				dst = append(dst, m...)
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, '}')
+	}
 	return append(dst, '}')
+}
+
+// WantsItemCollectionMetrics reports ReturnItemCollectionMetrics=SIZE.
+func (in *BatchWriteItemInput) WantsItemCollectionMetrics() bool {
+	return in.ReturnItemCollectionMetrics != nil && *in.ReturnItemCollectionMetrics == "SIZE"
 }

@@ -280,6 +280,9 @@ type ItemOutput struct {
 	Member           string
 	Item             []byte
 	ConsumedCapacity *ConsumedCapacity
+	// ItemCollectionMetrics is the encoded ItemCollectionMetrics object
+	// (ReturnItemCollectionMetrics=SIZE on a table with LSIs), or nil.
+	ItemCollectionMetrics []byte
 }
 
 // AppendJSON appends the response body.
@@ -293,7 +296,16 @@ func (o *ItemOutput) AppendJSON(dst []byte) []byte {
 		dst = wire.AppendKey(dst, "ConsumedCapacity")
 		dst = o.ConsumedCapacity.AppendJSON(dst)
 	}
+	if o.ItemCollectionMetrics != nil {
+		dst = wire.AppendKey(dst, "ItemCollectionMetrics")
+		dst = append(dst, o.ItemCollectionMetrics...)
+	}
 	return append(dst, '}')
+}
+
+// WantsItemCollectionMetrics reports ReturnItemCollectionMetrics=SIZE.
+func (w *CommonWrite) WantsItemCollectionMetrics() bool {
+	return w.ReturnItemCollectionMetrics != nil && *w.ReturnItemCollectionMetrics == "SIZE"
 }
 
 // ConsumedCapacity is DynamoDB's ConsumedCapacity for one table.

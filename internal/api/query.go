@@ -174,14 +174,20 @@ func (rr *ReadRequest) finish(ctx *expr.Context) error {
 	return ctx.CheckUnused()
 }
 
-// SelectValue returns Select, defaulting to ALL_ATTRIBUTES, or
-// SPECIFIC_ATTRIBUTES when a projection is given.
+// SelectValue returns Select, defaulting to SPECIFIC_ATTRIBUTES when a
+// projection is given, else ALL_PROJECTED_ATTRIBUTES on an index and
+// ALL_ATTRIBUTES on a table.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select
 func (rr *ReadRequest) SelectValue() string {
 	if rr.Select != nil {
 		return *rr.Select
 	}
 	if rr.Projection != nil {
 		return "SPECIFIC_ATTRIBUTES"
+	}
+	if rr.IndexName != nil {
+		return "ALL_PROJECTED_ATTRIBUTES"
 	}
 	return "ALL_ATTRIBUTES"
 }

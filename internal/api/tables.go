@@ -102,10 +102,10 @@ type CreateTableInput struct {
 	SSESpecification          *SSESpecification
 	Tags                      []Tag
 	OnDemandThroughput        *OnDemandThroughput
+	GlobalSecondaryIndexes    []SecondaryIndex
+	LocalSecondaryIndexes     []SecondaryIndex
 	hasKeySchema, hasAttrDefs bool
-	// HasSecondaryIndexes is set when the request declares global or
-	// local secondary indexes.
-	HasSecondaryIndexes bool
+	hasGSIs, hasLSIs          bool
 }
 
 // Decode implements Input.
@@ -137,11 +137,12 @@ func (in *CreateTableInput) Decode(r *wire.Reader) error {
 			return decodeTags(r, &in.Tags)
 		case "OnDemandThroughput":
 			return decodeOnDemandThroughput(r, &in.OnDemandThroughput)
-		case "GlobalSecondaryIndexes", "LocalSecondaryIndexes":
-			if r.Peek() != wire.Null {
-				in.HasSecondaryIndexes = true
-			}
-			return r.Skip()
+		case "GlobalSecondaryIndexes":
+			in.hasGSIs, err = decodeSecondaryIndexes(r, "GlobalSecondaryIndex", &in.GlobalSecondaryIndexes)
+			return err
+		case "LocalSecondaryIndexes":
+			in.hasLSIs, err = decodeSecondaryIndexes(r, "LocalSecondaryIndex", &in.LocalSecondaryIndexes)
+			return err
 		}
 		return r.Skip()
 	})
@@ -224,6 +225,12 @@ func (in *CreateTableInput) Validate() error {
 		c.enum("sSESpecification.sSEType", sse.SSEType, "AES256", "KMS")
 	}
 	tagConstraints(&c, in.Tags)
+	for i := range in.LocalSecondaryIndexes {
+		in.LocalSecondaryIndexes[i].constraints(&c, "localSecondaryIndexes."+strconv.Itoa(i+1)+".member", false)
+	}
+	for i := range in.GlobalSecondaryIndexes {
+		in.GlobalSecondaryIndexes[i].constraints(&c, "globalSecondaryIndexes."+strconv.Itoa(i+1)+".member", true)
+	}
 	if pt := in.ProvisionedThroughput; pt != nil {
 		if pt.ReadCapacityUnits == nil {
 			c.add("", true, "provisionedThroughput.readCapacityUnits", "Member must not be null")
@@ -243,10 +250,10 @@ func (in *CreateTableInput) Validate() error {
 	if err := in.validateKeySchema(); err != nil {
 		return err
 	}
-	if in.HasSecondaryIndexes {
-		// Secondary indexes are the next milestone (issue 4); refuse them
-		// rather than create a table that silently lacks them.
-		return ddberr.Validation("dynago does not support GlobalSecondaryIndexes or LocalSecondaryIndexes yet")
+	if in.hasIndexes() {
+		if err := in.validateIndexes(); err != nil {
+			return err
+		}
 	}
 	if ss := in.StreamSpecification; ss != nil {
 		if *ss.StreamEnabled && ss.StreamViewType == nil {
@@ -265,6 +272,9 @@ func (in *CreateTableInput) Validate() error {
 	}
 	return validateTags(in.Tags)
 }
+
+// hasIndexes reports whether the request declares secondary indexes.
+func (in *CreateTableInput) hasIndexes() bool { return in.hasGSIs || in.hasLSIs }
 
 // IsPayPerRequest reports whether the table is to be on-demand.
 func (in *CreateTableInput) IsPayPerRequest() bool {
@@ -326,7 +336,7 @@ func (in *CreateTableInput) validateKeySchema() error {
 	if len(keys) == 2 && *in.KeySchema[1].KeyType != "RANGE" {
 		return ddberr.Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 	}
-	if !in.HasSecondaryIndexes && len(keys) != len(defs) {
+	if !in.hasIndexes() && len(keys) != len(defs) {
 		return ddberr.InvalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 	}
 	return nil
@@ -456,6 +466,9 @@ type TableDescription struct {
 	SSEKeyArn string
 	// OnDemandThroughput, omitted when both are 0.
 	MaxReadRequestUnits, MaxWriteRequestUnits int64
+	// LocalSecondaryIndexes and GlobalSecondaryIndexes, each omitted when
+	// empty.
+	LocalSecondaryIndexes, GlobalSecondaryIndexes []*IndexDescription
 }
 
 // AppendJSON appends the description as a JSON object.
@@ -472,18 +485,7 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendKey(dst, "CreationDateTime")
 	dst = wire.AppendFloat(dst, d.CreationDateTime)
 	dst = wire.AppendKey(dst, "KeySchema")
-	dst = append(dst, '[')
-	for i, k := range d.KeySchema {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"AttributeName":`...)
-		dst = wire.AppendString(dst, k[0])
-		dst = append(dst, `,"KeyType":`...)
-		dst = wire.AppendString(dst, k[1])
-		dst = append(dst, '}')
-	}
-	dst = append(dst, ']')
+	dst = appendKeySchema(dst, d.KeySchema)
 	dst = wire.AppendKey(dst, "AttributeDefinitions")
 	dst = append(dst, '[')
 	for i, a := range d.AttributeDefinitions {
@@ -519,6 +521,23 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendInt(dst, d.TableSizeBytes)
 	dst = wire.AppendKey(dst, "DeletionProtectionEnabled")
 	dst = wire.AppendBool(dst, d.DeletionProtectionEnabled)
+	for _, list := range []struct {
+		name string
+		ixs  []*IndexDescription
+	}{{"LocalSecondaryIndexes", d.LocalSecondaryIndexes}, {"GlobalSecondaryIndexes", d.GlobalSecondaryIndexes}} {
+		if len(list.ixs) == 0 {
+			continue
+		}
+		dst = wire.AppendKey(dst, list.name)
+		dst = append(dst, '[')
+		for i, ix := range list.ixs {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = ix.AppendJSON(dst)
+		}
+		dst = append(dst, ']')
+	}
 	if d.TableClass != "" {
 		dst = wire.AppendKey(dst, "TableClassSummary")
 		dst = append(dst, `{"TableClass":`...)

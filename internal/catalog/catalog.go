@@ -74,6 +74,113 @@ type Table struct {
 	// OnDemandThroughput caps; 0 means none.
 	MaxReadRequestUnits  int64 `json:"maxRRU,omitempty"`
 	MaxWriteRequestUnits int64 `json:"maxWRU,omitempty"`
+	// GSIs and LSIs are the table's secondary indexes, in the order they
+	// were declared (GSIs added by UpdateTable at the end).
+	GSIs []*Index `json:"gsis,omitempty"`
+	LSIs []*Index `json:"lsis,omitempty"`
+	// LastIndex is the last index number allocated in this table: index
+	// numbers name key spaces (keycodec.Space.Index) and are never reused,
+	// so an index re-created under an old name never sees old entries.
+	LastIndex uint16 `json:"lastIndex,omitempty"`
+}
+
+// Projection types.
+const (
+	ProjectAll      = "ALL"
+	ProjectKeysOnly = "KEYS_ONLY"
+	ProjectInclude  = "INCLUDE"
+)
+
+// Index statuses.
+const (
+	IndexCreating = "CREATING"
+	IndexActive   = "ACTIVE"
+	IndexDeleting = "DELETING"
+	IndexUpdating = "UPDATING"
+)
+
+// MaxIndexNumber is the largest index number; the space above it
+// (keycodec.Space{Index: 0xFFFF}) holds a table's item-collection sizes.
+const MaxIndexNumber = 0xFFFE
+
+// Index is a secondary index's stored description.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GlobalSecondaryIndexDescription.html
+type Index struct {
+	Name   string `json:"name"`
+	Number uint16 `json:"num"`
+	Local  bool   `json:"local,omitempty"`
+	// KeySchema lists the partition key attributes (HASH, one to four)
+	// and then the sort key attributes (RANGE, up to four; LSIs exactly
+	// one of each).
+	KeySchema []KeyElement `json:"keySchema"`
+	// Projection is ALL, KEYS_ONLY or INCLUDE; NonKeyAttributes are the
+	// INCLUDE attributes.
+	Projection           string   `json:"proj"`
+	NonKeyAttributes     []string `json:"nonKey,omitempty"`
+	ReadCapacityUnits    int64    `json:"rcu,omitempty"`
+	WriteCapacityUnits   int64    `json:"wcu,omitempty"`
+	MaxReadRequestUnits  int64    `json:"maxRRU,omitempty"`
+	MaxWriteRequestUnits int64    `json:"maxWRU,omitempty"`
+	// Backfilling is set while an index added by UpdateTable is being
+	// filled from the table's existing items; the index is CREATING and
+	// cannot be read until the backfill ends.
+	Backfilling bool `json:"backfilling,omitempty"`
+	// ActiveAt is when a new index may become ACTIVE at the earliest
+	// (Unix nanoseconds; the engine's CreateDelay).
+	ActiveAt int64 `json:"activeAt,omitempty"`
+}
+
+// Status returns the index's status at time now.
+func (ix *Index) Status(now time.Time) string {
+	if ix.Backfilling || (ix.ActiveAt != 0 && now.UnixNano() < ix.ActiveAt) {
+		return IndexCreating
+	}
+	return IndexActive
+}
+
+// HashKeys returns the index's partition key attribute names.
+func (ix *Index) HashKeys() []KeyElement {
+	n := 0
+	for n < len(ix.KeySchema) && ix.KeySchema[n].KeyType == "HASH" {
+		n++
+	}
+	return ix.KeySchema[:n]
+}
+
+// RangeKeys returns the index's sort key attribute names.
+func (ix *Index) RangeKeys() []KeyElement { return ix.KeySchema[len(ix.HashKeys()):] }
+
+// IsKeyAttribute reports whether name is one of the index's own key
+// attributes.
+func (ix *Index) IsKeyAttribute(name string) bool {
+	for _, k := range ix.KeySchema {
+		if k.AttributeName == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Indexes returns every secondary index of the table, LSIs first.
+func (t *Table) Indexes() []*Index {
+	if len(t.GSIs) == 0 {
+		return t.LSIs
+	}
+	if len(t.LSIs) == 0 {
+		return t.GSIs
+	}
+	return append(append(make([]*Index, 0, len(t.LSIs)+len(t.GSIs)), t.LSIs...), t.GSIs...)
+}
+
+// Index returns the secondary index named name, or nil.
+func (t *Table) Index(name string) *Index {
+	for _, ix := range t.Indexes() {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
 }
 
 // SSE is a table's server-side encryption setting.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/storage"
@@ -18,12 +19,14 @@ import (
 func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput) (*api.BatchWriteItemOutput, error) {
 	type write struct {
 		key    []byte
-		stored []byte // nil for a delete
+		tk     tableKey
+		item   attr.Item // nil for a delete
+		stored []byte    // nil for a delete
 		size   int
 	}
 	out := &api.BatchWriteItemOutput{Unprocessed: map[string][][]byte{}}
 	err := e.update(ctx, func(tx storage.Txn) error {
-		out.ConsumedCapacity = nil
+		out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil
 		tables := make(map[string]*catalog.Table, len(in.Tables))
 		writes := make(map[string][]write, len(in.Tables))
 		for _, name := range in.Tables {
@@ -44,14 +47,19 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					if err := checkItemSize(w.size); err != nil {
 						return err
 					}
-					w.key = storageKey(t, k)
+					if hasIndexes(t) {
+						if err := checkIndexKeys(t, wr.Put, false); err != nil {
+							return err
+						}
+					}
+					w.key, w.tk, w.item = storageKey(t, k), k, wr.Put
 					w.stored = encodeItem(wr.Put, w.size)
 				} else {
 					k, err := extractKey(t, wr.Delete, keyOfKey)
 					if err != nil {
 						return err
 					}
-					w.key = storageKey(t, k)
+					w.key, w.tk = storageKey(t, k), k
 				}
 				if seen[string(w.key)] {
 					return ddberr.Validation("Provided list of item keys contains duplicates")
@@ -62,8 +70,9 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 		}
 		for _, name := range in.Tables {
 			units := 0.0
+			t := tables[name]
 			for _, w := range writes[name] {
-				_, oldSize, err := readOld(tx, w.key, false)
+				old, oldSize, err := readOld(tx, w.key, hasIndexes(t))
 				if err != nil {
 					return err
 				}
@@ -73,6 +82,18 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					}
 				} else if err := tx.Set(w.key, w.stored); err != nil {
 					return err
+				}
+				if w.stored != nil || old.exists {
+					m, err := e.maintain(tx, t, w.tk, old.item, oldSize, w.item, w.stored, w.size, in.WantsItemCollectionMetrics())
+					if err != nil {
+						return err
+					}
+					if m != nil {
+						if out.ItemCollectionMetrics == nil {
+							out.ItemCollectionMetrics = map[string][][]byte{}
+						}
+						out.ItemCollectionMetrics[name] = append(out.ItemCollectionMetrics[name], m)
+					}
 				}
 				units += writeUnits(max(w.size, oldSize))
 			}

@@ -52,6 +52,12 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 			t.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
 		}
 	}
+	for i := range in.LocalSecondaryIndexes {
+		t.LSIs = append(t.LSIs, newIndex(t, &in.LocalSecondaryIndexes[i], true))
+	}
+	for i := range in.GlobalSecondaryIndexes {
+		t.GSIs = append(t.GSIs, newIndex(t, &in.GlobalSecondaryIndexes[i], false))
+	}
 	if in.IsPayPerRequest() {
 		t.BillingMode = catalog.BillingPayPerRequest
 		t.PayPerRequestSince = now.UnixNano()
@@ -82,5 +88,37 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 	// WarmThroughput and the pay-per-request timestamp.
 	d.TableStatus = catalog.StatusCreating
 	d.WarmRead, d.WarmWrite, d.LastUpdateToPayPerRequestDateTime = 0, 0, 0
+	for _, ix := range d.GlobalSecondaryIndexes {
+		ix.IndexStatus = catalog.IndexCreating
+		ix.WarmRead, ix.WarmWrite = 0, 0
+	}
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}
+
+// newIndex returns the catalog description of a validated index request,
+// allocating its index number in t.
+func newIndex(t *catalog.Table, in *api.SecondaryIndex, local bool) *catalog.Index {
+	t.LastIndex++
+	ix := &catalog.Index{
+		Name:             *in.IndexName,
+		Number:           t.LastIndex,
+		Local:            local,
+		Projection:       *in.Projection.ProjectionType,
+		NonKeyAttributes: in.Projection.NonKeyAttributes,
+	}
+	for _, k := range in.KeySchema {
+		ix.KeySchema = append(ix.KeySchema, catalog.KeyElement{AttributeName: *k.AttributeName, KeyType: *k.KeyType})
+	}
+	if pt := in.ProvisionedThroughput; pt != nil {
+		ix.ReadCapacityUnits, ix.WriteCapacityUnits = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+	}
+	if o := in.OnDemandThroughput; o != nil {
+		if o.MaxReadRequestUnits != nil {
+			ix.MaxReadRequestUnits = *o.MaxReadRequestUnits
+		}
+		if o.MaxWriteRequestUnits != nil {
+			ix.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
+		}
+	}
+	return ix
 }

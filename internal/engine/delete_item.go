@@ -14,7 +14,7 @@ import (
 func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
 	err := e.update(ctx, func(tx storage.Txn) error {
-		out.Item, out.ConsumedCapacity = nil, nil
+		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
 			return err
@@ -24,7 +24,7 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 			return err
 		}
 		key := storageKey(t, k)
-		old, oldSize, err := readOld(tx, key, in.Condition != nil)
+		old, oldSize, err := readOld(tx, key, in.Condition != nil || hasIndexes(t))
 		if err != nil {
 			return err
 		}
@@ -33,6 +33,9 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 		}
 		if old.exists {
 			if err := tx.Delete(key); err != nil {
+				return err
+			}
+			if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, nil, nil, 0, in.WantsItemCollectionMetrics()); err != nil {
 				return err
 			}
 			if in.ReturnValue() == "ALL_OLD" {

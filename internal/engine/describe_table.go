@@ -80,6 +80,39 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		// warm throughput.
 		d.WarmRead, d.WarmWrite = 12000, 4000
 	}
+	now := e.opts.Now()
+	for _, ix := range t.Indexes() {
+		id := &api.IndexDescription{
+			IndexName:        ix.Name,
+			IndexArn:         d.TableArn + "/index/" + ix.Name,
+			Local:            ix.Local,
+			ProjectionType:   ix.Projection,
+			NonKeyAttributes: ix.NonKeyAttributes,
+			IndexStatus:      ix.Status(now),
+			ItemCount:        st.indexes[ix.Number].count,
+			IndexSizeBytes:   st.indexes[ix.Number].bytes,
+		}
+		for _, k := range ix.KeySchema {
+			id.KeySchema = append(id.KeySchema, [2]string{k.AttributeName, k.KeyType})
+		}
+		if ix.Local {
+			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, id)
+			continue
+		}
+		if ix.Backfilling {
+			// DynamoDB reports Backfilling only for an index being added to
+			// an existing table, false at first and then true.
+			b := now.UnixNano() >= ix.ActiveAt
+			id.Backfilling = &b
+		}
+		id.ReadCapacityUnits, id.WriteCapacityUnits = ix.ReadCapacityUnits, ix.WriteCapacityUnits
+		id.MaxReadRequestUnits, id.MaxWriteRequestUnits = ix.MaxReadRequestUnits, ix.MaxWriteRequestUnits
+		id.WarmRead, id.WarmWrite = ix.ReadCapacityUnits, ix.WriteCapacityUnits
+		if t.BillingMode == catalog.BillingPayPerRequest {
+			id.WarmRead, id.WarmWrite = 12000, 4000
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
+	}
 	return d
 }
 
@@ -89,12 +122,16 @@ func epochSeconds(ns int64) float64 {
 	return float64(ns/int64(time.Millisecond)) / 1000
 }
 
-// tableStats are DescribeTable's ItemCount and TableSizeBytes.
+// tableStats are DescribeTable's ItemCount and TableSizeBytes, and each
+// index's ItemCount and IndexSizeBytes (by index number).
 type tableStats struct {
 	count, bytes int64
+	indexes      map[uint16]indexStats
 	at           time.Time
 	took         time.Duration
 }
+
+type indexStats struct{ count, bytes int64 }
 
 // statsTTL is how long a slow stats scan is reused. DynamoDB itself
 // refreshes these figures about every six hours; dynago recounts on every
@@ -104,8 +141,8 @@ const (
 	statsSlowScan = 50 * time.Millisecond
 )
 
-// tableStats counts a table's items and their sizes by scanning the
-// stored items' headers (no item is decoded).
+// tableStats counts a table's items and index entries and their sizes by
+// scanning their stored headers (nothing is decoded).
 func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, error) {
 	now := e.opts.Now()
 	e.statsMu.Lock()
@@ -115,21 +152,35 @@ func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, 
 		return st, nil
 	}
 	start := time.Now()
-	st = tableStats{at: now}
+	st = tableStats{at: now, indexes: map[uint16]indexStats{}}
 	err := e.read(ctx, func(tx storage.Txn) error {
-		lo, hi := keycodec.SpaceBounds(space(t))
+		lo, hi := keycodec.TableBounds(t.Number)
+		if !hasIndexes(t) {
+			lo, hi = keycodec.SpaceBounds(space(t))
+		}
 		it, err := tx.Scan(lo, hi, false)
 		if err != nil {
 			return err
 		}
 		for it.Next() {
+			s, ok := keycodec.KeySpace(it.Key())
+			if !ok || s.Index > catalog.MaxIndexNumber {
+				continue
+			}
 			size, _, err := splitItem(it.Value())
 			if err != nil {
 				it.Close()
 				return err
 			}
-			st.count++
-			st.bytes += int64(size)
+			if s.Index == 0 {
+				st.count++
+				st.bytes += int64(size)
+				continue
+			}
+			is := st.indexes[s.Index]
+			is.count++
+			is.bytes += int64(size)
+			st.indexes[s.Index] = is
 		}
 		return it.Close()
 	})

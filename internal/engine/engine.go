@@ -44,6 +44,10 @@ type Options struct {
 	// MaxRetries bounds how often an operation is retried after a storage
 	// conflict before it fails; 0 means 64.
 	MaxRetries int
+	// ItemCollectionSizeLimit is the most bytes one item collection of a
+	// table with local secondary indexes may hold (items plus LSI
+	// entries); 0 means DynamoDB's 10 GB. Tests set it lower.
+	ItemCollectionSizeLimit int64
 }
 
 // Engine serves DynamoDB operations on a storage.Store. It is safe for
@@ -82,6 +86,9 @@ func New(store storage.Store, opts Options) *Engine {
 	}
 	if opts.MaxRetries == 0 {
 		opts.MaxRetries = 64
+	}
+	if opts.ItemCollectionSizeLimit == 0 {
+		opts.ItemCollectionSizeLimit = DefaultItemCollectionSizeLimit
 	}
 	return &Engine{store: store, opts: opts, stats: map[uint64]tableStats{}}
 }

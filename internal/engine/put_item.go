@@ -20,7 +20,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 	stored := encodeItem(in.Item, size)
 	out := &api.ItemOutput{Member: "Attributes"}
 	err := e.update(ctx, func(tx storage.Txn) error {
-		out.Item, out.ConsumedCapacity = nil, nil
+		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
 			return err
@@ -32,13 +32,20 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		if err := checkItemSize(size); err != nil {
 			return err
 		}
+		indexed := hasIndexes(t)
+		if indexed {
+			if err := checkIndexKeys(t, in.Item, false); err != nil {
+				return err
+			}
+		}
 		key := storageKey(t, k)
 		// A plain put need not read the item it replaces: concurrent puts
-		// of one key are last-writer-wins in DynamoDB too.
+		// of one key are last-writer-wins in DynamoDB too. Index
+		// maintenance needs the old item's index keys.
 		var old oldItem
 		oldSize := 0
-		if in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) {
-			if old, oldSize, err = readOld(tx, key, in.Condition != nil || in.ReturnValue() == "ALL_OLD"); err != nil {
+		if indexed || in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) {
+			if old, oldSize, err = readOld(tx, key, indexed || in.Condition != nil || in.ReturnValue() == "ALL_OLD"); err != nil {
 				return err
 			}
 		}
@@ -46,6 +53,9 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 			return err
 		}
 		if err := tx.Set(key, stored); err != nil {
+			return err
+		}
+		if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, in.Item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
 		if in.ReturnValue() == "ALL_OLD" && old.exists {

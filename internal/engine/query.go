@@ -3,20 +3,18 @@ package engine
 import (
 	"bytes"
 	"context"
-	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// Query reads one item collection in sort-key order, a page at a time.
+// Query reads one item collection of a table or secondary index in
+// sort-key order, a page at a time.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput, error) {
@@ -26,19 +24,20 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		if err != nil {
 			return err
 		}
-		if in.IndexName != nil {
-			return ddberr.Validation("The table does not have the specified index: " + *in.IndexName)
-		}
-		lo, hi, err := keyRange(t, in.KeyConds)
+		plan, err := e.readPlan(t, &in.ReadRequest)
 		if err != nil {
 			return err
 		}
-		if err := checkQueryFilter(t, &in.ReadRequest); err != nil {
+		lo, hi, err := keyRange(plan, in.KeyConds)
+		if err != nil {
+			return err
+		}
+		if err := checkQueryFilter(plan, &in.ReadRequest); err != nil {
 			return err
 		}
 		forward := in.Forward()
 		if in.ExclusiveStartKey != nil {
-			start, err := startKey(t, in.ExclusiveStartKey)
+			start, err := startKey(plan, in.ExclusiveStartKey)
 			if err != nil {
 				return err
 			}
@@ -47,12 +46,12 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
-		p := newPage(t, &in.ReadRequest)
+		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, !forward)
 		if err != nil {
 			return err
 		}
-		if err := p.run(it); err != nil {
+		if err := p.run(tx, it); err != nil {
 			return err
 		}
 		p.out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, readUnits(p.readBytes, in.IsConsistent()), 0)
@@ -62,108 +61,107 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 	return out, err
 }
 
-// checkQueryFilter rejects a Query filter that names a key attribute:
-// the key condition is the only place for those.
+// keyRange checks key conditions against the key schema of the key space
+// queried and returns the storage key range they select. Every partition
+// key attribute needs an equality; sort key attributes (several on a
+// multi-attribute GSI key) are used left to right without gaps, each with
+// an equality except the last.
 //
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
-// ("A filter expression cannot contain partition key or sort key
-// attributes"); the messages are DynamoDB's.
-func checkQueryFilter(t *catalog.Table, rr *api.ReadRequest) error {
-	if rr.Filter == nil {
-		return nil
-	}
-	hashName, _ := t.HashKey()
-	rangeName, _, hasRange := t.RangeKey()
-	isKey := func(name string) bool { return name == hashName || (hasRange && name == rangeName) }
-	if rr.LegacyFilter != nil {
-		for _, name := range slices.Sorted(maps.Keys(rr.LegacyFilter)) {
-			if isKey(name) {
-				return ddberr.Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + name)
-			}
-		}
-		return nil
-	}
-	var key string
-	expr.Walk(rr.Filter, func(e expr.Expr) {
-		if p, ok := e.(*expr.Path); ok && key == "" && isKey(p.Elems[0].Name) {
-			key = p.Elems[0].Name
-		}
-	})
-	if key != "" {
-		return ddberr.Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key)
-	}
-	return nil
-}
-
-// keyRange checks key conditions against the table's key schema and
-// returns the storage key range they select.
-func keyRange(t *catalog.Table, conds []expr.KeyCond) (lo, hi []byte, err error) {
-	hashName, hashKind := t.HashKey()
-	rangeName, rangeKind, hasRange := t.RangeKey()
-	if len(conds) > len(t.KeySchema) {
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html,
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html (multi-attribute keys).
+func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi []byte, err error) {
+	nKeys := len(p.hash) + len(p.rng)
+	if len(conds) > nKeys {
 		return nil, nil, ddberr.Validation("The number of query conditions (" + strconv.Itoa(len(conds)) +
-			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(len(t.KeySchema)) + ")")
+			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(nKeys) + ")")
 	}
-	var hash, sort *expr.KeyCond
+	byName := make(map[string]*expr.KeyCond, len(conds))
 	for i := range conds {
-		switch c := &conds[i]; c.Name {
-		case hashName:
-			hash = c
-		case rangeName:
-			if hasRange {
-				sort = c
-			}
+		byName[conds[i].Name] = &conds[i]
+	}
+	for _, k := range p.hash {
+		if byName[k.name] == nil {
+			return nil, nil, ddberr.Validation("Query condition missed key schema element: " + k.name)
 		}
 	}
-	if hash == nil {
-		return nil, nil, ddberr.Validation("Query condition missed key schema element: " + hashName)
+	// The sort conditions: a prefix of the sort key attributes.
+	var sorts []*expr.KeyCond
+	var sortKinds []attr.Kind
+	for _, k := range p.rng {
+		c := byName[k.name]
+		if c == nil {
+			break
+		}
+		sorts = append(sorts, c)
+		sortKinds = append(sortKinds, k.kind)
 	}
-	if len(conds) == 2 && sort == nil {
-		return nil, nil, ddberr.Validation("Query condition missed key schema element: " + rangeName)
+	if len(p.hash)+len(sorts) != len(conds) {
+		// A condition on a non-key attribute, or a gap in the sort key
+		// attributes: DynamoDB names the first sort key attribute missing.
+		missing := ""
+		if len(sorts) < len(p.rng) {
+			missing = p.rng[len(sorts)].name
+		}
+		return nil, nil, ddberr.Validation("Query condition missed key schema element: " + missing)
 	}
-	if hash.Op != expr.KeyEQ {
-		return nil, nil, ddberr.Validation("Query key condition not supported")
+	hashVals := make([]attr.Value, len(p.hash))
+	for i, k := range p.hash {
+		c := byName[k.name]
+		if c.Op != expr.KeyEQ {
+			return nil, nil, ddberr.Validation("Query key condition not supported")
+		}
+		if c.Values[0].Kind() != k.kind {
+			return nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
+		}
+		if err := checkKeyValue(k.name, c.Values[0], true); err != nil {
+			return nil, nil, err
+		}
+		hashVals[i] = c.Values[0]
 	}
-	if hash.Values[0].Kind() != hashKind {
-		return nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
-	}
-	if err := checkKeyValue(hashName, hash.Values[0], true); err != nil {
-		return nil, nil, err
-	}
-	if sort != nil {
-		for _, v := range sort.Values {
-			if v.Kind() != rangeKind {
+	for i, c := range sorts {
+		if i < len(sorts)-1 && c.Op != expr.KeyEQ {
+			return nil, nil, ddberr.Validation("Query key condition not supported")
+		}
+		for _, v := range c.Values {
+			if v.Kind() != sortKinds[i] {
 				return nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
 			}
 		}
-		if sort.Op == expr.KeyBeginsWith && rangeKind == attr.N {
+		if c.Op == expr.KeyBeginsWith && sortKinds[i] == attr.N {
 			return nil, nil, ddberr.Validation("Query key condition not supported")
 		}
 	}
-	prefix := keycodec.AppendPartition(nil, space(t), hash.Values[0])
-	end := prefixEnd(prefix)
-	if sort == nil {
-		return prefix, end, nil
+	prefix := keycodec.AppendPartitionValues(nil, p.space, hashVals...)
+	if len(sorts) == 0 {
+		return prefix, prefixEnd(prefix), nil
 	}
+	for _, c := range sorts[:len(sorts)-1] {
+		prefix = keycodec.AppendValue(prefix, c.Values[0])
+	}
+	end := prefixEnd(prefix)
 	at := func(v attr.Value) []byte { return keycodec.AppendValue(append([]byte(nil), prefix...), v) }
-	v := sort.Values
-	switch sort.Op {
+	// Every key whose sort component equals v starts with at(v) (the
+	// encodings are prefix-free), so prefixEnd(at(v)) bounds them all,
+	// also for index entries, which continue with the table key.
+	last := sorts[len(sorts)-1]
+	v := last.Values
+	switch last.Op {
 	case expr.KeyEQ:
 		k := at(v[0])
-		return k, successor(k), nil
+		return k, prefixEnd(k), nil
 	case expr.KeyLT:
 		return prefix, at(v[0]), nil
 	case expr.KeyLE:
-		return prefix, successor(at(v[0])), nil
+		return prefix, prefixEnd(at(v[0])), nil
 	case expr.KeyGT:
-		return successor(at(v[0])), end, nil
+		return prefixEnd(at(v[0])), end, nil
 	case expr.KeyGE:
 		return at(v[0]), end, nil
 	case expr.KeyBetween:
-		return at(v[0]), successor(at(v[1])), nil
+		return at(v[0]), prefixEnd(at(v[1])), nil
 	case expr.KeyBeginsWith:
-		p := keycodec.AppendPrefixValue(append([]byte(nil), prefix...), v[0])
-		return p, prefixEnd(p), nil
+		b := keycodec.AppendPrefixValue(append([]byte(nil), prefix...), v[0])
+		return b, prefixEnd(b), nil
 	}
 	return nil, nil, ddberr.Validation("Query key condition not supported")
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
-	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/storage"
@@ -18,9 +16,10 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html
 const maxPageBytes = 1 << 20
 
-// page reads one Query or Scan page from an iterator over stored items.
+// page reads one Query or Scan page from an iterator over stored items or
+// index entries.
 type page struct {
-	table     *catalog.Table
+	plan      *keyPlan
 	filter    expr.Expr
 	proj      *eval.Projection
 	countOnly bool
@@ -29,8 +28,8 @@ type page struct {
 	readBytes int
 }
 
-func newPage(t *catalog.Table, rr *api.ReadRequest) *page {
-	p := &page{table: t, filter: rr.Filter, out: &api.ReadOutput{}}
+func newPage(plan *keyPlan, rr *api.ReadRequest) *page {
+	p := &page{plan: plan, filter: rr.Filter, out: &api.ReadOutput{}}
 	switch rr.SelectValue() {
 	case "COUNT":
 		p.countOnly = true
@@ -46,8 +45,10 @@ func newPage(t *catalog.Table, rr *api.ReadRequest) *page {
 
 // run consumes it until the page is full or the range ends. A page that
 // stops early (Limit or 1 MB) carries a LastEvaluatedKey made of the last
-// item's key attributes.
-func (p *page) run(it storage.Iterator) (err error) {
+// item's key attributes (for an index: the table's and the index's). On
+// an LSI read that needs unprojected attributes, each entry's item is
+// read from the table in tx, and its size counts too.
+func (p *page) run(tx storage.Txn, it storage.Iterator) (err error) {
 	defer func() {
 		if cerr := it.Close(); err == nil {
 			err = cerr
@@ -62,7 +63,18 @@ func (p *page) run(it storage.Iterator) (err error) {
 		}
 		p.readBytes += size
 		p.out.ScannedCount++
-		if err := p.take(js); err != nil {
+		item := js
+		if p.plan.fetch {
+			full, fullSize, ok, err := fetchItem(tx, p.plan.table, js)
+			if err != nil {
+				return err
+			}
+			if ok {
+				item = full
+				p.readBytes += fullSize
+			}
+		}
+		if err := p.take(item); err != nil {
 			return err
 		}
 		if (p.limit > 0 && p.out.ScannedCount >= p.limit) || p.readBytes >= maxPageBytes {
@@ -76,7 +88,12 @@ func (p *page) run(it storage.Iterator) (err error) {
 		if err != nil {
 			return err
 		}
-		p.out.LastEvaluatedKey = keyItem(p.table, item)
+		p.out.LastEvaluatedKey = make(attr.Item)
+		for _, n := range p.plan.keyNames() {
+			if v, ok := item[n]; ok {
+				p.out.LastEvaluatedKey[n] = v
+			}
+		}
 	}
 	return nil
 }
@@ -111,19 +128,6 @@ func (p *page) take(js []byte) error {
 	}
 	p.out.AddItem(js)
 	return nil
-}
-
-// startKey validates an ExclusiveStartKey (exactly the table's key
-// attributes) and returns its storage key.
-func startKey(t *catalog.Table, esk attr.Item) ([]byte, error) {
-	k, err := extractKey(t, esk, keyOfKey)
-	if err != nil {
-		if e, ok := ddberr.As(err); ok && e.Code == ddberr.ValidationException {
-			return nil, ddberr.Validation("The provided starting key is invalid: " + e.Message)
-		}
-		return nil, err
-	}
-	return storageKey(t, k), nil
 }
 
 // resume narrows [lo, hi) to the keys after start in the scan direction.

@@ -23,16 +23,17 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 		if err != nil {
 			return err
 		}
-		if in.IndexName != nil {
-			return ddberr.Validation("The table does not have the specified index: " + *in.IndexName)
+		plan, err := e.readPlan(t, &in.ReadRequest)
+		if err != nil {
+			return err
 		}
-		s := space(t)
+		s := plan.space
 		lo, hi := keycodec.SpaceBounds(s)
 		if in.TotalSegments != nil && *in.TotalSegments > 1 {
 			lo, hi = segmentBounds(s, uint64(*in.Segment), uint64(*in.TotalSegments))
 		}
 		if in.ExclusiveStartKey != nil {
-			start, err := startKey(t, in.ExclusiveStartKey)
+			start, err := startKey(plan, in.ExclusiveStartKey)
 			if err != nil {
 				return err
 			}
@@ -41,12 +42,12 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
-		p := newPage(t, &in.ReadRequest)
+		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, false)
 		if err != nil {
 			return err
 		}
-		if err := p.run(it); err != nil {
+		if err := p.run(tx, it); err != nil {
 			return err
 		}
 		p.out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, readUnits(p.readBytes, in.IsConsistent()), 0)

@@ -19,7 +19,7 @@ import (
 func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
 	err := e.update(ctx, func(tx storage.Txn) error {
-		out.Item, out.ConsumedCapacity = nil, nil
+		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
 			return err
@@ -69,7 +69,16 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if size > attr.MaxItemSize {
 			return ddberr.Validation("Item size to update has exceeded the maximum allowed size")
 		}
-		if err := tx.Set(key, encodeItem(item, size)); err != nil {
+		if hasIndexes(t) {
+			if err := checkIndexKeys(t, item, old.exists); err != nil {
+				return err
+			}
+		}
+		stored := encodeItem(item, size)
+		if err := tx.Set(key, stored); err != nil {
+			return err
+		}
+		if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
 		out.Item = updateReturnValues(in.ReturnValue(), old, item, paths)

@@ -90,6 +90,22 @@ func AppendPartition(dst []byte, s Space, pk attr.Value) []byte {
 	return dst
 }
 
+// AppendPartitionValues is AppendPartition for a partition key made of
+// several attributes (a multi-attribute GSI key): the hash covers the
+// concatenated encodings, which follow it in order. With one value it
+// equals AppendPartition.
+func AppendPartitionValues(dst []byte, s Space, pks ...attr.Value) []byte {
+	dst = AppendSpace(dst, s)
+	hashAt := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
+	pkAt := len(dst)
+	for _, v := range pks {
+		dst = AppendValue(dst, v)
+	}
+	binary.BigEndian.PutUint64(dst[hashAt:], Hash(dst[pkAt:]))
+	return dst
+}
+
 // AppendKey appends the full key of an item in s: its partition prefix and
 // then each sort component (the sort key; index entries add the table's
 // key after the index key).
@@ -106,6 +122,14 @@ func AppendKey(dst []byte, s Space, pk attr.Value, sort ...attr.Value) []byte {
 func HashBound(s Space, h uint64) []byte {
 	dst := AppendSpace(nil, s)
 	return binary.BigEndian.AppendUint64(dst, h)
+}
+
+// KeySpace returns the space of a key built by AppendSpace.
+func KeySpace(key []byte) (Space, bool) {
+	if len(key) < spaceLen || key[0] != ItemPrefix {
+		return Space{}, false
+	}
+	return Space{Table: binary.BigEndian.Uint64(key[1:]), Index: binary.BigEndian.Uint16(key[9:])}, true
 }
 
 // KeyHash returns the partition hash stored in a key built by AppendKey.
