@@ -99,9 +99,11 @@ const (
 	IndexUpdating = "UPDATING"
 )
 
-// MaxIndexNumber is the largest index number; the space above it
-// (keycodec.Space{Index: 0xFFFF}) holds a table's item-collection sizes.
-const MaxIndexNumber = 0xFFFE
+// MaxIndexNumber is the largest index number. The two spaces above it are
+// reserved: keycodec.Space{Index: 0xFFFE} queues GSI changes not yet
+// visible (the engine's GSILag), {Index: 0xFFFF} holds item-collection
+// sizes.
+const MaxIndexNumber = 0xFFFD
 
 // Index is a secondary index's stored description.
 //
@@ -211,6 +213,16 @@ func (t *Table) AttributeType(name string) attr.Kind {
 		}
 	}
 	return attr.Invalid
+}
+
+// IsDefined reports whether name has an attribute definition.
+func (t *Table) IsDefined(name string) bool {
+	for _, d := range t.AttributeDefinitions {
+		if d.AttributeName == name {
+			return true
+		}
+	}
+	return false
 }
 
 // HashKey returns the partition key attribute's name and type.

@@ -30,6 +30,8 @@ type serveOptions struct {
 	inMemory    bool
 	logLevel    string
 	createDelay time.Duration
+	gsiLag      time.Duration
+	collLimit   int64
 	cpuProfile  string
 }
 
@@ -54,7 +56,9 @@ in-flight requests finish.`,
 	f.StringVar(&o.dataDir, "data-dir", "./dynago-data", "data directory for the embedded store")
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables in CREATING for this long (e.g. 2s)")
+	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")
+	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
+	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
 	return cmd
 }
@@ -104,7 +108,12 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay})
+	if o.gsiLag < 0 || o.collLimit <= 0 {
+		store.Close()
+		ln.Close()
+		return usageError{fmt.Errorf("--gsi-lag must not be negative and --item-collection-size-limit must be positive")}
+	}
+	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, ItemCollectionSizeLimit: o.collLimit})
 	srv := server.New(eng, server.Options{Logger: logger})
 	httpSrv := &http.Server{
 		Handler:           srv,
@@ -147,6 +156,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
+	eng.Close()
 	if cerr := store.Close(); err == nil {
 		err = cerr
 	}

@@ -31,6 +31,9 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 		if t.DeletionProtection {
 			return ddberr.Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 		}
+		if indexChanging(t) {
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+		}
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}

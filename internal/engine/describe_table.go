@@ -99,10 +99,11 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, id)
 			continue
 		}
-		if ix.Backfilling {
+		if ix.ActiveAt != 0 && id.IndexStatus == catalog.IndexCreating {
 			// DynamoDB reports Backfilling only for an index being added to
-			// an existing table, false at first and then true.
-			b := now.UnixNano() >= ix.ActiveAt
+			// an existing table (ActiveAt set): false in UpdateTable's
+			// response, then true until the index is ACTIVE.
+			b := true
 			id.Backfilling = &b
 		}
 		id.ReadCapacityUnits, id.WriteCapacityUnits = ix.ReadCapacityUnits, ix.WriteCapacityUnits

@@ -13,11 +13,13 @@ package engine
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
@@ -48,6 +50,10 @@ type Options struct {
 	// table with local secondary indexes may hold (items plus LSI
 	// entries); 0 means DynamoDB's 10 GB. Tests set it lower.
 	ItemCollectionSizeLimit int64
+	// GSILag delays the visibility of every change to a global secondary
+	// index by this long, as DynamoDB's asynchronous GSI updates do; 0
+	// (the default) applies them in the write's transaction.
+	GSILag time.Duration
 }
 
 // Engine serves DynamoDB operations on a storage.Store. It is safe for
@@ -63,6 +69,16 @@ type Engine struct {
 	// stats caches DescribeTable's ItemCount and TableSizeBytes.
 	statsMu sync.Mutex
 	stats   map[uint64]tableStats
+
+	// Background work (index backfills), stopped by Close.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
+	// lastQueueTS is the last GSI change-queue timestamp issued; nodeID
+	// tells this engine's queue keys from other nodes'.
+	lastQueueTS atomic.Int64
+	nodeID      uint64
 }
 
 type cachedTable struct {
@@ -90,7 +106,34 @@ func New(store storage.Store, opts Options) *Engine {
 	if opts.ItemCollectionSizeLimit == 0 {
 		opts.ItemCollectionSizeLimit = DefaultItemCollectionSizeLimit
 	}
-	return &Engine{store: store, opts: opts, stats: map[uint64]tableStats{}}
+	e := &Engine{store: store, opts: opts, stats: map[uint64]tableStats{}}
+	var id [8]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err))
+	}
+	e.nodeID = binary.BigEndian.Uint64(id[:])
+	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	e.bg.Add(1)
+	go func() {
+		defer e.bg.Done()
+		e.resumeBackfills()
+	}()
+	if opts.GSILag > 0 {
+		e.bg.Add(1)
+		go func() {
+			defer e.bg.Done()
+			e.propagate()
+		}()
+	}
+	return e
+}
+
+// Close stops the engine's background work (index backfills, which
+// resume when an engine is next opened on the store) and waits for it.
+// Requests must have ended. The store stays open.
+func (e *Engine) Close() {
+	e.bgCancel()
+	e.bg.Wait()
 }
 
 type regionKey struct{}

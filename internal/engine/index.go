@@ -282,6 +282,7 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 	if len(t.LSIs) > 0 {
 		ch.collectionDelta = int64(size - oldSize)
 	}
+	var queued []indexOp
 	for _, ix := range t.Indexes() {
 		var oldE, newE indexEntry
 		var hadOld, hasNew bool
@@ -302,16 +303,24 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 				ch.collectionDelta += int64(newE.size)
 			}
 		}
+		lag := !ix.Local && e.opts.GSILag > 0
 		if hadOld && (!hasNew || !bytes.Equal(oldE.key, newE.key)) {
-			if err := tx.Delete(oldE.key); err != nil {
+			if lag {
+				queued = append(queued, indexOp{index: ix.Number, key: oldE.key})
+			} else if err := tx.Delete(oldE.key); err != nil {
 				return ch, err
 			}
 		}
 		if hasNew {
-			if err := tx.Set(newE.key, newE.value); err != nil {
+			if lag {
+				queued = append(queued, indexOp{index: ix.Number, key: newE.key, value: newE.value})
+			} else if err := tx.Set(newE.key, newE.value); err != nil {
 				return ch, err
 			}
 		}
+	}
+	if len(queued) > 0 {
+		return ch, e.queueIndexOps(tx, t.Number, queued)
 	}
 	return ch, nil
 }
@@ -330,7 +339,7 @@ const DefaultItemCollectionSizeLimit = 10 << 30
 
 // collectionSpace is the reserved key space of item-collection sizes.
 func collectionSpace(t *catalog.Table) keycodec.Space {
-	return keycodec.Space{Table: t.Number, Index: catalog.MaxIndexNumber + 1}
+	return keycodec.Space{Table: t.Number, Index: catalog.MaxIndexNumber + 2}
 }
 
 // updateCollection applies a size change to the item collection of

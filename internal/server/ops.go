@@ -21,6 +21,7 @@ var ops = map[string]opFunc{
 	"DescribeTable":  handle((*engine.Engine).DescribeTable),
 	"ListTables":     handle((*engine.Engine).ListTables),
 	"DeleteTable":    handle((*engine.Engine).DeleteTable),
+	"UpdateTable":    handle((*engine.Engine).UpdateTable),
 	"PutItem":        handle((*engine.Engine).PutItem),
 	"GetItem":        handle((*engine.Engine).GetItem),
 	"DeleteItem":     handle((*engine.Engine).DeleteItem),

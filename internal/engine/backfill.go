@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Online index creation.
+//
+// A GSI added by UpdateTable is in the catalog from the start, so every
+// write after that commit maintains it. The backfill adds entries for the
+// items that were already there: it walks the table in batches, each one
+// transaction that re-reads its items with Get (joining the read set), so
+// a batch that races a write to one of its items conflicts and is
+// retried rather than indexing a stale version. Batches also read the
+// catalog, so a batch cannot outlive its index being deleted. Items whose
+// index key attributes have the wrong type or an empty value are skipped,
+// as DynamoDB skips them. When the walk ends, the index's Backfilling
+// flag is cleared and it becomes ACTIVE (after the engine's CreateDelay).
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html
+
+// backfillBatch is how many items one backfill transaction indexes.
+const backfillBatch = 256
+
+var errIndexGone = errors.New("engine: index no longer exists")
+
+// startBackfill fills index number ixNum of table name in the
+// background; Close stops it.
+func (e *Engine) startBackfill(name string, table uint64, ixNum uint16) {
+	e.bg.Add(1)
+	go func() {
+		defer e.bg.Done()
+		if err := e.backfill(e.bgCtx, name, table, ixNum); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, errIndexGone) {
+			e.opts.Logger.Error("index backfill failed", "table", name, "index", ixNum, "err", err)
+		}
+	}()
+}
+
+// resumeBackfills restarts the backfills a previous process left
+// unfinished.
+func (e *Engine) resumeBackfills() {
+	var pending []*catalog.Table
+	err := e.read(e.bgCtx, func(tx storage.Txn) error {
+		names, _, err := catalog.List(tx, "", 0)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			t, _, err := catalog.Get(tx, n)
+			if err != nil {
+				return err
+			}
+			if indexChanging(t) {
+				pending = append(pending, t)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			e.opts.Logger.Error("resume index backfills", "err", err)
+		}
+		return
+	}
+	for _, t := range pending {
+		for _, ix := range t.GSIs {
+			if ix.Backfilling {
+				e.opts.Logger.Info("resuming index backfill", "table", t.Name, "index", ix.Name)
+				e.startBackfill(t.Name, t.Number, ix.Number)
+			}
+		}
+	}
+}
+
+// backfill runs one index's backfill to the end.
+func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum uint16) error {
+	lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: table})
+	start := lo
+	for start != nil {
+		var next []byte
+		err := e.update(ctx, func(tx storage.Txn) error {
+			t, ix, err := e.backfillTarget(tx, name, table, ixNum)
+			if err != nil {
+				return err
+			}
+			it, err := tx.Scan(start, hi, false)
+			if err != nil {
+				return err
+			}
+			var keys [][]byte
+			for len(keys) < backfillBatch && it.Next() {
+				keys = append(keys, append([]byte(nil), it.Key()...))
+			}
+			if err := it.Close(); err != nil {
+				return err
+			}
+			next = nil
+			if len(keys) == backfillBatch {
+				next = successor(keys[len(keys)-1])
+			}
+			for _, k := range keys {
+				raw, err := tx.Get(k)
+				if errors.Is(err, storage.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				item, size, err := decodeStored(raw)
+				if err != nil {
+					return err
+				}
+				entry, ok, err := entryFor(t, ix, item, raw, size)
+				if err != nil || !ok {
+					continue // not indexable: skipped, as DynamoDB does
+				}
+				if err := tx.Set(entry.key, entry.value); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			if errors.Is(err, errIndexGone) || ctx.Err() != nil {
+				return err
+			}
+			// Conflicts beyond the retry budget (a busy table): pause and
+			// redo the batch.
+			e.opts.Logger.Warn("index backfill batch failed; retrying", "table", name, "err", err)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		start = next
+	}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		t, _, err := catalog.Get(tx, name)
+		if err != nil {
+			return err
+		}
+		for _, ix := range t.GSIs {
+			if t.Number == table && ix.Number == ixNum {
+				ix.Backfilling = false
+				return catalog.Put(tx, t)
+			}
+		}
+		return errIndexGone
+	})
+	if err == nil {
+		e.opts.Logger.Info("index backfilled", "table", name, "index", ixNum)
+	}
+	return err
+}
+
+// backfillTarget returns the table and the index being filled, or
+// errIndexGone.
+func (e *Engine) backfillTarget(tx storage.Txn, name string, table uint64, ixNum uint16) (*catalog.Table, *catalog.Index, error) {
+	t, err := e.lookup(tx, name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, nil, errIndexGone
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Number != table {
+		return nil, nil, errIndexGone
+	}
+	for _, ix := range t.GSIs {
+		if ix.Number == ixNum {
+			return t, ix, nil
+		}
+	}
+	return nil, nil, errIndexGone
+}
+

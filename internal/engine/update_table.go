@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// UpdateTable applies GlobalSecondaryIndexUpdates: Create adds a GSI that
+// is backfilled from the table's items in the background (IndexStatus
+// CREATING, Backfilling, then ACTIVE); Delete removes a GSI and its
+// entries; Update changes a GSI's provisioned throughput or on-demand
+// caps. As in DynamoDB, one index may be created or deleted at a time.
+//
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html,
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html;
+// messages in docs/research-indexes.md §4.
+func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*api.TableDescriptionOutput, error) {
+	name := *in.TableName
+	var t *catalog.Table
+	var created, deleted *catalog.Index
+	oldThroughput := map[string][2]int64{}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		created, deleted = nil, nil
+		var err error
+		// A fresh copy: cached descriptors are shared and never mutated.
+		t, _, err = catalog.Get(tx, name)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Table: "+name+" not found")
+		}
+		if err != nil {
+			return err
+		}
+		if t.Status(e.opts.Now()) == catalog.StatusCreating {
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
+		}
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			switch {
+			case u.Create != nil:
+				if created, err = e.createIndex(t, u.Create, in.AttributeDefinitions); err != nil {
+					return err
+				}
+			case u.Delete != nil:
+				if deleted, err = deleteIndex(t, *u.Delete.IndexName); err != nil {
+					return err
+				}
+			case u.Update != nil:
+				ix, err := findGSI(t, *u.Update.IndexName, "update")
+				if err != nil {
+					return err
+				}
+				oldThroughput[ix.Name] = [2]int64{ix.ReadCapacityUnits, ix.WriteCapacityUnits}
+				if err := updateIndexThroughput(t, ix, u.Update); err != nil {
+					return err
+				}
+			}
+		}
+		return catalog.Put(tx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if deleted != nil {
+		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: t.Number, Index: deleted.Number})
+		if err := e.store.DeleteRange(ctx, lo, hi); err != nil {
+			return nil, err
+		}
+		e.opts.Logger.Info("index deleted", "table", name, "index", deleted.Name)
+	}
+	if created != nil {
+		e.opts.Logger.Info("index creating", "table", name, "index", created.Name)
+		e.startBackfill(name, t.Number, created.Number)
+	}
+	st, err := e.tableStats(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	d := e.describe(ctx, t, st)
+	d.WarmRead, d.WarmWrite = 0, 0
+	if created != nil || deleted != nil {
+		d.TableStatus = "UPDATING"
+	}
+	for _, id := range d.GlobalSecondaryIndexes {
+		if created != nil && id.IndexName == created.Name {
+			f := false
+			id.Backfilling = &f
+			id.IndexStatus = catalog.IndexCreating
+		}
+		if old, ok := oldThroughput[id.IndexName]; ok {
+			// The response still shows the throughput being replaced.
+			id.IndexStatus = catalog.IndexUpdating
+			id.ReadCapacityUnits, id.WriteCapacityUnits = old[0], old[1]
+		}
+		id.WarmRead, id.WarmWrite = 0, 0
+	}
+	if deleted != nil {
+		id := &api.IndexDescription{
+			IndexName:          deleted.Name,
+			IndexArn:           d.TableArn + "/index/" + deleted.Name,
+			ProjectionType:     deleted.Projection,
+			NonKeyAttributes:   deleted.NonKeyAttributes,
+			IndexStatus:        catalog.IndexDeleting,
+			ReadCapacityUnits:  deleted.ReadCapacityUnits,
+			WriteCapacityUnits: deleted.WriteCapacityUnits,
+		}
+		for _, k := range deleted.KeySchema {
+			id.KeySchema = append(id.KeySchema, [2]string{k.AttributeName, k.KeyType})
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
+	}
+	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}
+
+// indexChanging reports whether an index of t is being created.
+func indexChanging(t *catalog.Table) bool {
+	for _, ix := range t.GSIs {
+		if ix.Backfilling {
+			return true
+		}
+	}
+	return false
+}
+
+var errOneOnlineIndex = ddberr.New(ddberr.LimitExceededException, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+
+// createIndex adds a new GSI to t (status CREATING, backfilling).
+func (e *Engine) createIndex(t *catalog.Table, in *api.SecondaryIndex, defs []api.AttributeDefinition) (*catalog.Index, error) {
+	if t.Index(*in.IndexName) != nil {
+		return nil, ddberr.Validation("Attempting to create an index which already exists")
+	}
+	if indexChanging(t) {
+		return nil, errOneOnlineIndex
+	}
+	if len(t.GSIs) >= api.MaxGlobalSecondaryIndexes {
+		return nil, ddberr.New(ddberr.LimitExceededException, fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", api.MaxGlobalSecondaryIndexes))
+	}
+	given := map[string]string{}
+	var givenNames []string
+	for _, d := range defs {
+		given[*d.AttributeName] = *d.AttributeType
+		givenNames = append(givenNames, *d.AttributeName)
+	}
+	var keys []string
+	for _, k := range in.KeySchema {
+		keys = append(keys, *k.AttributeName)
+	}
+	for _, k := range keys {
+		typ, ok := given[k]
+		if !ok {
+			return nil, ddberr.InvalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+				strings.Join(keys, ", ") + "], AttributeDefinitions: [" + strings.Join(givenNames, ", ") + "]")
+		}
+		if cur := t.AttributeType(k); t.IsDefined(k) && cur.String() != typ {
+			return nil, ddberr.InvalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: Schema:[SchemaElement: key{" +
+				k + ":" + cur.String() + ":HASH}] New schema: Schema:[SchemaElement: key{" + k + ":" + typ + ":HASH}]")
+		}
+	}
+	if t.BillingMode == catalog.BillingPayPerRequest {
+		if in.ProvisionedThroughput != nil {
+			return nil, ddberr.InvalidParam("ProvisionedThroughput should not be specified for index: " + *in.IndexName + " when BillingMode is PAY_PER_REQUEST")
+		}
+	} else if in.ProvisionedThroughput == nil || in.ProvisionedThroughput.ReadCapacityUnits == nil || in.ProvisionedThroughput.WriteCapacityUnits == nil {
+		return nil, ddberr.InvalidParam("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " + *in.IndexName)
+	}
+	projected := map[string]bool{}
+	for _, ix := range t.Indexes() {
+		for _, a := range ix.NonKeyAttributes {
+			projected[a] = true
+		}
+	}
+	for _, a := range in.Projection.NonKeyAttributes {
+		projected[a] = true
+	}
+	if len(projected) > api.MaxProjectedAttributes {
+		return nil, ddberr.InvalidParam(fmt.Sprintf("Number of projected attributes in all indexes exceeds limit of %d", api.MaxProjectedAttributes))
+	}
+	for _, k := range keys {
+		if !t.IsDefined(k) {
+			t.AttributeDefinitions = append(t.AttributeDefinitions, catalog.AttributeDefinition{AttributeName: k, AttributeType: given[k]})
+		}
+	}
+	ix := newIndex(t, in, false)
+	ix.Backfilling = true
+	ix.ActiveAt = e.opts.Now().Add(e.opts.CreateDelay).UnixNano()
+	t.GSIs = append(t.GSIs, ix)
+	return ix, nil
+}
+
+// findGSI returns the GSI named name for an Update or Delete action.
+func findGSI(t *catalog.Table, name, action string) (*catalog.Index, error) {
+	ix := t.Index(name)
+	if ix == nil {
+		return nil, ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Index "+name+" for table "+t.Name)
+	}
+	if ix.Local {
+		return nil, ddberr.Validation("Cannot " + action + " an index that is not a GlobalSecondaryIndex: " + name)
+	}
+	return ix, nil
+}
+
+// deleteIndex removes the GSI named name from t, and the attribute
+// definitions no key uses any more.
+func deleteIndex(t *catalog.Table, name string) (*catalog.Index, error) {
+	ix, err := findGSI(t, name, "delete")
+	if err != nil {
+		return nil, err
+	}
+	for _, other := range t.GSIs {
+		if other != ix && other.Backfilling {
+			return nil, errOneOnlineIndex
+		}
+	}
+	t.GSIs = slices.DeleteFunc(t.GSIs, func(x *catalog.Index) bool { return x == ix })
+	t.AttributeDefinitions = slices.DeleteFunc(t.AttributeDefinitions, func(d catalog.AttributeDefinition) bool {
+		if t.IsKeyAttribute(d.AttributeName) {
+			return false
+		}
+		for _, other := range t.Indexes() {
+			if other.IsKeyAttribute(d.AttributeName) {
+				return false
+			}
+		}
+		return true
+	})
+	return ix, nil
+}
+
+// updateIndexThroughput applies an Update action.
+func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.SecondaryIndex) error {
+	if pt := u.ProvisionedThroughput; pt != nil {
+		if t.BillingMode == catalog.BillingPayPerRequest {
+			return ddberr.InvalidParam("The only Updates for index: " + ix.Name + " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+		}
+		if pt.ReadCapacityUnits == nil || pt.WriteCapacityUnits == nil {
+			return ddberr.InvalidParam("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " + ix.Name)
+		}
+		r, w := *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+		if r == ix.ReadCapacityUnits && w == ix.WriteCapacityUnits {
+			return ddberr.Validation(fmt.Sprintf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. "+
+				"Current ReadCapacityUnits provisioned for index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. "+
+				"Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. "+
+				"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+				ix.Name, ix.ReadCapacityUnits, r, ix.WriteCapacityUnits, w))
+		}
+		ix.ReadCapacityUnits, ix.WriteCapacityUnits = r, w
+	}
+	if o := u.OnDemandThroughput; o != nil {
+		if o.MaxReadRequestUnits != nil {
+			ix.MaxReadRequestUnits = *o.MaxReadRequestUnits
+		}
+		if o.MaxWriteRequestUnits != nil {
+			ix.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
+		}
+	}
+	return nil
+}
