@@ -181,4 +181,3 @@ func (e *Engine) backfillTarget(tx storage.Txn, name string, table uint64, ixNum
 	}
 	return nil, nil, errIndexGone
 }
-

@@ -57,6 +57,13 @@ func (e *Engine) nextQueueKey(table uint64) []byte {
 
 // queueIndexOps stores ops for later propagation in tx.
 func (e *Engine) queueIndexOps(tx storage.Txn, table uint64, ops []indexOp) error {
+	return tx.Set(e.nextQueueKey(table), encodeIndexOps(ops))
+}
+
+// encodeIndexOps encodes queued changes: per op the index number (2
+// bytes BE), the key (uvarint length, bytes), then 0 for a delete or 1,
+// the value's uvarint length and the value.
+func encodeIndexOps(ops []indexOp) []byte {
 	var buf []byte
 	for _, op := range ops {
 		buf = binary.BigEndian.AppendUint16(buf, op.index)
@@ -70,7 +77,7 @@ func (e *Engine) queueIndexOps(tx storage.Txn, table uint64, ops []indexOp) erro
 		buf = binary.AppendUvarint(buf, uint64(len(op.value)))
 		buf = append(buf, op.value...)
 	}
-	return tx.Set(e.nextQueueKey(table), buf)
+	return buf
 }
 
 var errCorruptQueue = errors.New("engine: corrupt GSI change queue entry")
@@ -83,23 +90,40 @@ func decodeIndexOps(buf []byte) ([]indexOp, error) {
 		}
 		op := indexOp{index: binary.BigEndian.Uint16(buf)}
 		buf = buf[2:]
-		n, w := binary.Uvarint(buf)
+		n, w := uvarint(buf)
 		if w <= 0 || uint64(len(buf)-w) < n+1 {
 			return nil, errCorruptQueue
 		}
 		op.key, buf = buf[w:w+int(n)], buf[w+int(n):]
 		set := buf[0]
 		buf = buf[1:]
-		if set == 1 {
-			n, w := binary.Uvarint(buf)
+		switch set {
+		case 0:
+		case 1:
+			n, w := uvarint(buf)
 			if w <= 0 || uint64(len(buf)-w) < n {
 				return nil, errCorruptQueue
 			}
 			op.value, buf = buf[w:w+int(n)], buf[w+int(n):]
+			if op.value == nil {
+				op.value = []byte{}
+			}
+		default:
+			return nil, errCorruptQueue
 		}
 		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// uvarint is binary.Uvarint accepting only the minimal encoding, so
+// that every accepted queue entry has one form.
+func uvarint(b []byte) (uint64, int) {
+	n, w := binary.Uvarint(b)
+	if w > 0 && w != len(binary.AppendUvarint(nil, n)) {
+		return 0, 0
+	}
+	return n, w
 }
 
 // propagate applies queued GSI changes as they come of age, until Close.

@@ -166,3 +166,25 @@ func FuzzDecodeValue(f *testing.F) {
 		keycodec.DecodeKey(data, k, k)
 	})
 }
+
+// TestAppendPartitionValues: one value gives AppendPartition's key; more
+// values hash and encode all of them, so different splits of the same
+// bytes are different partitions.
+func TestAppendPartitionValues(t *testing.T) {
+	s := keycodec.Space{Table: 3, Index: 2}
+	a, b := attr.Str("ab"), attr.Str("c")
+	if got, want := keycodec.AppendPartitionValues(nil, s, a), keycodec.AppendPartition(nil, s, a); !bytes.Equal(got, want) {
+		t.Fatalf("one value: %x, want %x", got, want)
+	}
+	ab := keycodec.AppendPartitionValues(nil, s, a, b)
+	split := keycodec.AppendPartitionValues(nil, s, attr.Str("a"), attr.Str("bc"))
+	if bytes.Equal(ab, split) {
+		t.Fatal("(ab, c) and (a, bc) share a partition key")
+	}
+	if h1, _ := keycodec.KeyHash(ab); h1 == 0 {
+		t.Fatal("no hash")
+	}
+	if sp, ok := keycodec.KeySpace(ab); !ok || sp != s {
+		t.Fatalf("KeySpace = %v, %v", sp, ok)
+	}
+}

@@ -190,10 +190,11 @@ func TestCreateTable_CreateDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := server.New(engine.New(st, engine.Options{Now: clock, CreateDelay: 5 * time.Second}), server.Options{})
+	eng := engine.New(st, engine.Options{Now: clock, CreateDelay: 5 * time.Second})
+	s := server.New(eng, server.Options{})
 	s.MarkReady()
 	ts := httptest.NewServer(s)
-	defer func() { ts.Close(); st.Close() }()
+	defer func() { ts.Close(); eng.Close(); st.Close() }()
 	ok := func(op, body string) map[string]any { return mustOK(t, ts, op, body) }
 	createPkSk(t, ok, "slow")
 	status := func() any {

@@ -27,10 +27,11 @@ func newServer(tb testing.TB) *httptest.Server {
 		tb.Fatal(err)
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := server.New(engine.New(st, engine.Options{Now: func() time.Time { return now }}), server.Options{})
+	eng := engine.New(st, engine.Options{Now: func() time.Time { return now }})
+	s := server.New(eng, server.Options{})
 	s.MarkReady()
 	ts := httptest.NewServer(s)
-	tb.Cleanup(func() { ts.Close(); st.Close() })
+	tb.Cleanup(func() { ts.Close(); eng.Close(); st.Close() })
 	return ts
 }
 
@@ -196,11 +197,16 @@ func TestServe_ArnUsesCredentialRegion(t *testing.T) {
 func FuzzServe(f *testing.F) {
 	ts := newServer(f)
 	mustOK(f, ts, "CreateTable", `{"TableName":"fuzz","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
-	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable"}
+	mustOK(f, ts, "CreateTable", `{"TableName":"fuzzix","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"h","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}],"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"h","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateItem", "UpdateTable"}
 	f.Add(uint8(0), []byte(`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"N":"1.5"}]}}}}}`))
 	f.Add(uint8(3), []byte(`{"TableName":"fuzz","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":"attribute_exists(m.x[0])","ExpressionAttributeValues":{":p":{"S":"a"},":a":{"N":"0"},":b":{"N":"9"}}}`))
 	f.Add(uint8(4), []byte(`{"TableName":"fuzz","Segment":1,"TotalSegments":3,"Limit":2}`))
 	f.Add(uint8(6), []byte(`{"RequestItems":{"fuzz":[{"PutRequest":{"Item":{"pk":{"S":"b"},"sk":{"N":"2"}}}}]}}`))
+	f.Add(uint8(0), []byte(`{"TableName":"fuzzix","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"g":{"S":"g"},"h":{"N":"2"},"x":{"SS":["a"]}},"ReturnItemCollectionMetrics":"SIZE"}`))
+	f.Add(uint8(3), []byte(`{"TableName":"fuzzix","IndexName":"gsi","KeyConditionExpression":"g = :g AND h = :h AND sk > :s","FilterExpression":"x = :g","ExpressionAttributeValues":{":g":{"S":"g"},":h":{"N":"2"},":s":{"N":"0"}},"Limit":1}`))
+	f.Add(uint8(3), []byte(`{"TableName":"fuzzix","IndexName":"lsi","KeyConditionExpression":"pk = :p","Select":"ALL_ATTRIBUTES","ConsistentRead":true,"ExpressionAttributeValues":{":p":{"S":"a"}},"ExclusiveStartKey":{"pk":{"S":"a"},"sk":{"N":"0"},"h":{"N":"1"}}}`))
+	f.Add(uint8(12), []byte(`{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"new","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`))
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		name := ops[int(op)%len(ops)]
 		if name == "DeleteTable" && bytes.Contains(body, []byte("fuzz")) {

@@ -1,0 +1,491 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebble"
+)
+
+// run decodes and validates body as the input of fn and calls it, the way
+// the server does.
+func run[P any, I interface {
+	*P
+	api.Input
+	Validate() error
+}, O any](e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) (O, error) {
+	in := I(new(P))
+	var zero O
+	if err := api.DecodeInput([]byte(body), in); err != nil {
+		return zero, err
+	}
+	if err := in.Validate(); err != nil {
+		return zero, err
+	}
+	return fn(e, context.Background(), in)
+}
+
+func mustRun[P any, I interface {
+	*P
+	api.Input
+	Validate() error
+}, O any](t testing.TB, e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) O {
+	t.Helper()
+	out, err := run(e, fn, body)
+	if err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	return out
+}
+
+func openEngine(t testing.TB, opts Options, dir string) (*Engine, storage.Store) {
+	t.Helper()
+	st, err := pebble.Open(pebble.Options{Dir: dir, InMemory: dir == "", ReadCached: catalog.IsKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(st, opts)
+	t.Cleanup(func() { e.Close(); st.Close() })
+	return e, st
+}
+
+// indexedTable has every kind of index: a GSI with a sort key (ALL), a
+// KEYS_ONLY GSI, an INCLUDE GSI on a multi-attribute key, and an LSI.
+const indexedTable = `{"TableName":"ixt","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+ "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"},{"AttributeName":"h","AttributeType":"S"}],
+ "BillingMode":"PAY_PER_REQUEST",
+ "GlobalSecondaryIndexes":[
+  {"IndexName":"g_all","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
+  {"IndexName":"g_keys","KeySchema":[{"AttributeName":"n","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
+  {"IndexName":"g_multi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["v"]}}],
+ "LocalSecondaryIndexes":[{"IndexName":"l_n","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
+
+// randomWrite performs one random write to table ix: puts with and
+// without index attributes (sometimes of the wrong type, which must fail
+// and change nothing), updates that move items between index keys,
+// deletes and batches.
+func randomWrite(e *Engine, r *rand.Rand) error {
+	pk := fmt.Sprintf("p%d", r.IntN(4))
+	sk := r.IntN(30)
+	attrs := func() string {
+		s := ""
+		if r.IntN(4) > 0 {
+			s += fmt.Sprintf(`,"g":{"S":"g%d"}`, r.IntN(3))
+		}
+		if r.IntN(4) > 0 {
+			s += fmt.Sprintf(`,"n":{"N":"%d"}`, r.IntN(5))
+		}
+		if r.IntN(2) > 0 {
+			s += fmt.Sprintf(`,"h":{"S":"h%d"}`, r.IntN(2))
+		}
+		if r.IntN(20) == 0 {
+			s += `,"n":{"S":"wrong type"}`
+		}
+		return s + fmt.Sprintf(`,"v":{"N":"%d"},"w":{"S":"%s"}`, r.IntN(100), bytes.Repeat([]byte("w"), r.IntN(200)))
+	}
+	var err error
+	switch r.IntN(6) {
+	case 0, 1:
+		_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"%s"},"sk":{"N":"%d"}%s}}`, pk, sk, attrs()))
+	case 2:
+		_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"%s"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n, g = :g REMOVE h","ExpressionAttributeValues":{":n":{"N":"%d"},":g":{"S":"g%d"}}}`, pk, sk, r.IntN(5), r.IntN(3)))
+	case 3:
+		_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"%s"},"sk":{"N":"%d"}},"UpdateExpression":"REMOVE g SET h = :h","ExpressionAttributeValues":{":h":{"S":"h%d"}}}`, pk, sk, r.IntN(2)))
+	case 4:
+		_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"%s"},"sk":{"N":"%d"}}}`, pk, sk))
+	case 5:
+		_, err = run(e, (*Engine).BatchWriteItem, fmt.Sprintf(`{"RequestItems":{"ixt":[{"PutRequest":{"Item":{"pk":{"S":"%s"},"sk":{"N":"%d"}%s}}},{"DeleteRequest":{"Key":{"pk":{"S":"%s"},"sk":{"N":"%d"}}}}]}}`,
+			pk, sk, attrs(), pk, (sk+1)%30))
+	}
+	if e, ok := ddberr.As(err); ok && e.Code == ddberr.ValidationException {
+		return nil // a write with a wrong-typed index key: rejected
+	}
+	return err
+}
+
+// checkIndexes verifies that every index of table name holds exactly the
+// entries its table's items call for (keys and projected values), and
+// that the item-collection sizes match the items and LSI entries.
+func checkIndexes(t testing.TB, e *Engine, st storage.Store, name string) {
+	t.Helper()
+	tx, err := st.Begin(context.Background(), storage.ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	tab, err := e.lookup(tx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint16]map[string][]byte{}
+	collections := map[string]int64{}
+	for _, ix := range tab.Indexes() {
+		want[ix.Number] = map[string][]byte{}
+	}
+	lo, hi := keycodec.SpaceBounds(space(tab))
+	it, err := tx.Scan(lo, hi, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := 0
+	for it.Next() {
+		items++
+		raw := append([]byte(nil), it.Value()...)
+		item, size, err := decodeStored(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk := string(keycodec.AppendPartition(nil, collectionSpace(tab), item[tab.KeySchema[0].AttributeName]))
+		if len(tab.LSIs) > 0 {
+			collections[pk] += int64(size)
+		}
+		for _, ix := range tab.Indexes() {
+			entry, ok, err := entryFor(tab, ix, item, raw, size)
+			if err != nil || !ok {
+				continue
+			}
+			want[ix.Number][string(entry.key)] = entry.value
+			if ix.Local {
+				collections[pk] += int64(entry.size)
+			}
+		}
+	}
+	it.Close()
+	for _, ix := range tab.Indexes() {
+		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: tab.Number, Index: ix.Number})
+		it, err := tx.Scan(lo, hi, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for it.Next() {
+			got++
+			v, ok := want[ix.Number][string(it.Key())]
+			if !ok {
+				t.Errorf("index %s: orphan entry %x", ix.Name, it.Key())
+				continue
+			}
+			if !bytes.Equal(v, it.Value()) {
+				t.Errorf("index %s: entry %x holds a stale projection", ix.Name, it.Key())
+			}
+		}
+		it.Close()
+		if got != len(want[ix.Number]) {
+			t.Errorf("index %s: %d entries, want %d (table has %d items)", ix.Name, got, len(want[ix.Number]), items)
+		}
+	}
+	if len(tab.LSIs) > 0 {
+		lo, hi := keycodec.SpaceBounds(collectionSpace(tab))
+		it, err := tx.Scan(lo, hi, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for it.Next() {
+			n++
+			size, _ := varint(it.Value())
+			if size != collections[string(it.Key())] {
+				t.Errorf("item collection %x: size %d, want %d", it.Key(), size, collections[string(it.Key())])
+			}
+		}
+		it.Close()
+		if n != len(collections) {
+			t.Errorf("%d item collection sizes, want %d", n, len(collections))
+		}
+	}
+}
+
+func varint(b []byte) (int64, bool) {
+	var v int64
+	var shift uint
+	for i, c := range b {
+		v |= int64(c&0x7f) << shift
+		if c < 0x80 {
+			_ = i
+			return (v >> 1) ^ -(v & 1), true
+		}
+		shift += 7
+	}
+	return 0, false
+}
+
+// TestIndexes_AgreeWithTable_RandomWrites: after any mix of puts,
+// updates, deletes and batches from several goroutines, every index holds
+// exactly the entries the table's items call for.
+func TestIndexes_AgreeWithTable_RandomWrites(t *testing.T) {
+	e, st := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(seed, 1))
+			for i := 0; i < 500; i++ {
+				if err := randomWrite(e, r); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(uint64(w))
+	}
+	wg.Wait()
+	checkIndexes(t, e, st, "ixt")
+}
+
+// TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items
+// with the given index partition key, in index sort key order, ties
+// broken by table key, exactly as computed from the table's items.
+func TestQuery_IndexOrderMatchesModel(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 400; i++ {
+		if err := randomWrite(e, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := mustRun(t, e, (*Engine).Scan, `{"TableName":"ixt"}`)
+	items := decodeBody(t, scan.AppendJSON(nil))
+	for g := 0; g < 3; g++ {
+		var want []string
+		for n := 0; n < 5; n++ {
+			for _, it := range items { // Scan order is not table-key order: sort below
+				_ = it
+			}
+			var group []attr.Item
+			for _, it := range items {
+				if it["g"].Text() == fmt.Sprintf("g%d", g) && it["n"].Kind() == attr.N && it["n"].Text() == fmt.Sprint(n) {
+					group = append(group, it)
+				}
+			}
+			sortByTableKey(group)
+			for _, it := range group {
+				want = append(want, it["pk"].Text()+"/"+it["sk"].Text())
+			}
+		}
+		var got []string
+		start := ""
+		for {
+			out := mustRun(t, e, (*Engine).Query, fmt.Sprintf(`{"TableName":"ixt","IndexName":"g_all","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"g%d"}},"Limit":7%s}`, g, start))
+			for _, it := range decodeBody(t, out.AppendJSON(nil)) {
+				got = append(got, it["pk"].Text()+"/"+it["sk"].Text())
+			}
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			start = `,"ExclusiveStartKey":` + string(attr.AppendItem(nil, out.LastEvaluatedKey))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("g%d:\n got %v\nwant %v", g, got, want)
+		}
+	}
+}
+
+func sortByTableKey(items []attr.Item) {
+	less := func(a, b attr.Item) bool {
+		if a["pk"].Text() != b["pk"].Text() {
+			return a["pk"].Text() < b["pk"].Text()
+		}
+		var x, y int
+		fmt.Sscan(a["sk"].Text(), &x)
+		fmt.Sscan(b["sk"].Text(), &y)
+		return x < y
+	}
+	for i := 1; i < len(items); i++ {
+		for j := i; j > 0 && less(items[j], items[j-1]); j-- {
+			items[j], items[j-1] = items[j-1], items[j]
+		}
+	}
+}
+
+func decodeBody(t testing.TB, body []byte) []attr.Item {
+	t.Helper()
+	// {"Items":[...],...}: decode with the attr reader via a wrapper map.
+	var out []attr.Item
+	i := bytes.Index(body, []byte(`"Items":[`))
+	if i < 0 {
+		t.Fatalf("no Items in %s", body)
+	}
+	rest := body[i+len(`"Items":[`):]
+	for len(rest) > 0 && rest[0] != ']' {
+		end := matchBrace(rest)
+		item, err := attr.DecodeItem(rest[:end])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, item)
+		rest = rest[end:]
+		if len(rest) > 0 && rest[0] == ',' {
+			rest = rest[1:]
+		}
+	}
+	return out
+}
+
+// matchBrace returns the length of the JSON object at the start of b.
+func matchBrace(b []byte) int {
+	depth, inStr := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case !inStr && c == '{':
+			depth++
+		case !inStr && c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(b)
+}
+
+// TestUpdateTable_BackfillUnderConcurrentWrites: a GSI created online
+// while writers keep writing ends ACTIVE holding exactly the entries the
+// table's items call for.
+func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
+	e, st := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"ixt","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 3000; i++ {
+		mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
+	}
+	stop := make(chan struct{})
+	var writes atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(seed, 9))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				i := r.IntN(3500)
+				var err error
+				switch r.IntN(3) {
+				case 0:
+					_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
+				case 1:
+					_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n","ExpressionAttributeValues":{":n":{"N":"%d"}}}`, i%50, i, r.IntN(100)))
+				case 2:
+					_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}}}`, i%50, i))
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				writes.Add(1)
+			}
+		}(uint64(w))
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"ixt","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
+	 "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}}]}`)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"ixt"}`)
+		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == catalog.IndexActive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index still CREATING after a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if writes.Load() == 0 {
+		t.Fatal("no concurrent writes happened")
+	}
+	checkIndexes(t, e, st, "ixt")
+}
+
+// TestGSILag: with GSILag, a GSI shows a write only once the lag has
+// passed (the clock is the test's), while the table and LSIs show it at
+// once; queued changes apply in order and leave the index exact.
+func TestGSILag(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	e, st := openEngine(t, Options{Now: clock, GSILag: time.Hour}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	count := func(index, cond, vals string) int {
+		out := mustRun(t, e, (*Engine).Query, `{"TableName":"ixt","IndexName":"`+index+`","KeyConditionExpression":"`+cond+`","ExpressionAttributeValues":`+vals+`,"Select":"COUNT"}`)
+		return out.Count
+	}
+	mustRun(t, e, (*Engine).PutItem, `{"TableName":"ixt","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"g":{"S":"x"},"n":{"N":"1"}}}`)
+	mustRun(t, e, (*Engine).UpdateItem, `{"TableName":"ixt","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"UpdateExpression":"SET g = :g","ExpressionAttributeValues":{":g":{"S":"y"}}}`)
+	if n := count("g_all", "g = :g", `{":g":{"S":"x"}}`); n != 0 {
+		t.Fatalf("GSI shows the write before the lag: %d", n)
+	}
+	if n := count("l_n", "pk = :p", `{":p":{"S":"a"}}`); n != 1 {
+		t.Fatalf("LSI must be synchronous: %d", n)
+	}
+	advance(2 * time.Hour)
+	deadline := time.Now().Add(10 * time.Second)
+	for count("g_all", "g = :g", `{":g":{"S":"y"}}`) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("queued GSI change not applied after the lag")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := count("g_all", "g = :g", `{":g":{"S":"x"}}`); n != 0 {
+		t.Fatalf("the first version's entry survived: %d", n)
+	}
+	checkIndexes(t, e, st, "ixt")
+}
+
+// TestItemCollectionSizeLimit: on a table with an LSI, a write that would
+// grow an item collection past the limit fails with
+// ItemCollectionSizeLimitExceededException and changes nothing; other
+// collections, and writes that shrink one, are unaffected.
+func TestItemCollectionSizeLimit(t *testing.T) {
+	e, st := openEngine(t, Options{ItemCollectionSizeLimit: 4000}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	pad := string(bytes.Repeat([]byte("x"), 900))
+	put := func(pk string, sk int) error {
+		_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"%s"},"sk":{"N":"%d"},"n":{"N":"1"},"pad":{"S":"%s"}}}`, pk, sk, pad))
+		return err
+	}
+	var err error
+	n := 0
+	for ; n < 10; n++ {
+		if err = put("a", n); err != nil {
+			break
+		}
+	}
+	var de *ddberr.Error
+	if !errors.As(err, &de) || de.Code != ddberr.ItemCollectionSizeLimitExceededException {
+		t.Fatalf("after %d items: %v, want ItemCollectionSizeLimitExceededException", n, err)
+	}
+	if err := put("b", 0); err != nil {
+		t.Fatalf("another collection: %v", err)
+	}
+	mustRun(t, e, (*Engine).DeleteItem, `{"TableName":"ixt","Key":{"pk":{"S":"a"},"sk":{"N":"0"}}}`)
+	if err := put("a", n); err != nil {
+		t.Fatalf("after a delete made room: %v", err)
+	}
+	checkIndexes(t, e, st, "ixt")
+}
