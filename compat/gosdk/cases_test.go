@@ -97,6 +97,79 @@ func TestCases_ThroughGoSDK(t *testing.T) {
 		}
 		_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("empties"), Key: map[string]types.AttributeValue{"pk": s("")}})
 		wantErr(t, err, "ValidationException", "empty")
+
+		// A GSI key attribute may not be empty either; the message names
+		// the index and the key.
+		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName: aws.String("empties_gsi"), BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("gk"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("gk_index"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+				KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("gk"), KeyType: types.KeyTypeHash}},
+			}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		wantErr(t, put("empties_gsi", map[string]types.AttributeValue{"pk": s("k2"), "gk": s("")}), "ValidationException",
+			"The AttributeValue for a key attribute cannot contain an empty string value. IndexName: gk_index, IndexKey: gk")
+		if err := put("empties_gsi", map[string]types.AttributeValue{"pk": s("k3"), "a": s("")}); err != nil {
+			t.Fatalf("an item without the GSI key is legal (sparse index): %v", err)
+		}
+	})
+
+	t.Run("gsi-pagination-shared-gsi-key", func(t *testing.T) {
+		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName: aws.String("gsipag"), BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("gsi_pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("gsi_sk"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("test_gsi"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+				KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("gsi_pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("gsi_sk"), KeyType: types.KeyTypeRange}},
+			}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []string{"3", "4", "5", "6", "9", "0", "1", "7", "8", "2"} {
+			if err := put("gsipag", map[string]types.AttributeValue{"pk": s("the-key"), "sk": s(i), "gsi_pk": s("alpha"), "gsi_sk": s("beta")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		q := &dynamodb.QueryInput{
+			TableName: aws.String("gsipag"), IndexName: aws.String("test_gsi"), Limit: aws.Int32(6),
+			KeyConditionExpression:    aws.String("gsi_pk = :v"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": s("alpha")},
+		}
+		p1, err := c.Query(ctx, q)
+		if err != nil || p1.Count != 6 || len(p1.LastEvaluatedKey) != 4 {
+			t.Fatalf("page 1: %v, LastEvaluatedKey %v (want the table key and the index key)", err, p1.LastEvaluatedKey)
+		}
+		for _, k := range []string{"pk", "sk", "gsi_pk", "gsi_sk"} {
+			if p1.LastEvaluatedKey[k] == nil {
+				t.Fatalf("LastEvaluatedKey lacks %s", k)
+			}
+		}
+		q.ExclusiveStartKey = p1.LastEvaluatedKey
+		p2, err := c.Query(ctx, q)
+		if err != nil || p2.Count != 4 || p2.LastEvaluatedKey != nil {
+			t.Fatalf("page 2: %v count %d LastEvaluatedKey %v", err, p2.Count, p2.LastEvaluatedKey)
+		}
+		var got []string
+		for _, it := range append(p1.Items, p2.Items...) {
+			got = append(got, it["sk"].(*types.AttributeValueMemberS).Value)
+		}
+		// Equal index keys come back in table-key order.
+		if strings.Join(got, "") != "0123456789" {
+			t.Fatalf("items %v, want sk 0..9 once each in table-key order", got)
+		}
 	})
 
 	t.Run("empty-and-duplicate-sets", func(t *testing.T) {
