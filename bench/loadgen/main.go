@@ -41,6 +41,7 @@ type config struct {
 	out        string
 	reqTimeout time.Duration
 	quietWait  time.Duration
+	gsis       int
 }
 
 func main() {
@@ -48,7 +49,8 @@ func main() {
 	log.SetPrefix("loadgen: ")
 	var cfg config
 	flag.StringVar(&cfg.endpoint, "endpoint", "http://127.0.0.1:8000", "DynamoDB-protocol endpoint URL (BaseEndpoint)")
-	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query or update (a conditional UpdateItem of a pre-loaded item)")
+	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more) or update (a conditional UpdateItem of a pre-loaded item)")
+	flag.IntVar(&cfg.gsis, "gsis", 0, "create the table with this many GSIs, 0 to 5 (GSIn on GSInPK/GSInSK, projection ALL); the default table name becomes bench_gsiN")
 	flag.IntVar(&cfg.conc, "c", 1, "concurrency: number of workers, each with one request in flight")
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the measured window")
 	flag.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "length of the unmeasured warm-up before the window")
@@ -79,8 +81,15 @@ func main() {
 	if cfg.label == "" {
 		cfg.label = cfg.endpoint
 	}
-	if cfg.op != "put" && cfg.op != "get" && cfg.op != "query" && cfg.op != "update" {
-		log.Fatalf("-op must be put, get, query or update, not %q", cfg.op)
+	if cfg.op != "put" && cfg.op != "get" && cfg.op != "query" && cfg.op != "query-gsi" && cfg.op != "update" {
+		log.Fatalf("-op must be put, get, query, query-gsi or update, not %q", cfg.op)
+	}
+	if cfg.gsis < 0 || cfg.gsis > maxGSIs || (cfg.op == "query-gsi" && cfg.gsis == 0) {
+		log.Fatalf("-gsis must be 0 to %d, and at least 1 with -op query-gsi", maxGSIs)
+	}
+	gsiCount = cfg.gsis
+	if cfg.gsis > 0 && cfg.table == "bench" {
+		cfg.table = fmt.Sprintf("bench_gsi%d", cfg.gsis)
 	}
 	if cfg.conc < 1 || cfg.duration <= 0 || cfg.items < 1 {
 		log.Fatal("-c, -duration and -items must be positive")

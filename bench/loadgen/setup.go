@@ -24,17 +24,52 @@ var payload = strings.Repeat("x", dataLen)
 // getKey returns the primary key of the i-th pre-loaded GetItem item.
 func getKey(i int) (pk, sk string) { return fmt.Sprintf("K#%04d", i), "S#0" }
 
-// makeItem returns a ~1 KB item shaped like bench-ceiling's canned items.
+// maxGSIs bounds -gsis.
+const maxGSIs = 5
+
+// gsiCount is -gsis: the table's GSIs, GSI1..GSIn.
+var gsiCount int
+
+// makeItem returns a ~1 KB item shaped like bench-ceiling's canned items:
+// GSI1PK is "G#" + PK (so the query partition is one GSI1 partition too),
+// and with -gsis n the item carries GSIiPK/GSIiSK for i = 2..n as well.
 func makeItem(pk, sk string, n int64) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
+	item := map[string]types.AttributeValue{
 		"PK":     &types.AttributeValueMemberS{Value: pk},
 		"SK":     &types.AttributeValueMemberS{Value: sk},
-		"GSI1PK": &types.AttributeValueMemberS{Value: "G#1"},
+		"GSI1PK": &types.AttributeValueMemberS{Value: "G#" + pk},
 		"GSI1SK": &types.AttributeValueMemberS{Value: sk},
 		"n":      &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)},
 		"ts":     &types.AttributeValueMemberS{Value: strconv.FormatInt(time.Now().UnixNano(), 10)},
 		"data":   &types.AttributeValueMemberS{Value: payload},
 	}
+	for i := 2; i <= gsiCount; i++ {
+		item[fmt.Sprintf("GSI%dPK", i)] = &types.AttributeValueMemberS{Value: fmt.Sprintf("G%d#%d", i, n%100)}
+		item[fmt.Sprintf("GSI%dSK", i)] = &types.AttributeValueMemberS{Value: sk}
+	}
+	return item
+}
+
+// gsiDefinitions returns the GSIs of -gsis and their attribute
+// definitions.
+func gsiDefinitions() ([]types.GlobalSecondaryIndex, []types.AttributeDefinition) {
+	var gsis []types.GlobalSecondaryIndex
+	var defs []types.AttributeDefinition
+	for i := 1; i <= gsiCount; i++ {
+		pk, sk := fmt.Sprintf("GSI%dPK", i), fmt.Sprintf("GSI%dSK", i)
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName: aws.String(fmt.Sprintf("GSI%d", i)),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		})
+		defs = append(defs,
+			types.AttributeDefinition{AttributeName: aws.String(pk), AttributeType: types.ScalarAttributeTypeS},
+			types.AttributeDefinition{AttributeName: aws.String(sk), AttributeType: types.ScalarAttributeTypeS})
+	}
+	return gsis, defs
 }
 
 // ensureTable creates table (PK S HASH, SK S RANGE, PAY_PER_REQUEST) unless
@@ -43,12 +78,14 @@ func ensureTable(ctx context.Context, c *dynamodb.Client, table string) error {
 	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	var nf *types.ResourceNotFoundException
 	if errors.As(err, &nf) {
+		gsis, defs := gsiDefinitions()
 		_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
 			TableName: aws.String(table),
-			AttributeDefinitions: []types.AttributeDefinition{
+			AttributeDefinitions: append([]types.AttributeDefinition{
 				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
 				{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-			},
+			}, defs...),
+			GlobalSecondaryIndexes: gsis,
 			KeySchema: []types.KeySchemaElement{
 				{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
 				{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
@@ -150,6 +187,16 @@ func keyOf(pk, sk string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{
 		"PK": &types.AttributeValueMemberS{Value: pk},
 		"SK": &types.AttributeValueMemberS{Value: sk},
+	}
+}
+
+// queryGSIInput reads the query partition through GSI1.
+func queryGSIInput(table string) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:                 aws.String(table),
+		IndexName:                 aws.String("GSI1"),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "G#" + queryPK}},
 	}
 }
 

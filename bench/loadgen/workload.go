@@ -99,7 +99,11 @@ func (w *workload) do(ctx context.Context, rng *rand.Rand, worker, seq int) erro
 		})
 		return err
 	default:
-		out, err := w.c.Query(ctx, queryInput(w.cfg.table))
+		in := queryInput(w.cfg.table)
+		if w.cfg.op == "query-gsi" {
+			in = queryGSIInput(w.cfg.table)
+		}
+		out, err := w.c.Query(ctx, in)
 		if err == nil && len(out.Items) != queryItems {
 			err = fmt.Errorf("Query: %d items, want %d", len(out.Items), queryItems)
 		}

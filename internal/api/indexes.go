@@ -254,7 +254,7 @@ func (in *CreateTableInput) validateIndexes() error {
 		return ddberr.InvalidParam("List of GlobalSecondaryIndexes is empty")
 	}
 	// DynamoDB checks the attribute definitions before anything else
-	// about the indexes (§5.1 of docs/dynamodb-behaviour.md).
+	// about the indexes (docs/research-indexes.md §1).
 	if err := in.validateDefinitionsUsed(); err != nil {
 		return err
 	}
