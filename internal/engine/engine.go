@@ -8,6 +8,11 @@
 // read-modify-writes are retried on storage.ErrConflict, so their
 // guarantees hold across any number of dynago processes sharing a store.
 // No DynamoDB semantics rest on locks held in this package.
+//
+// Secondary indexes (index.go) are maintained in the transaction of the
+// item write that changes them; online GSI creation (backfill.go) and the
+// optional GSI propagation lag (gsi_lag.go) run in the background until
+// Close.
 package engine
 
 import (

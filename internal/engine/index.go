@@ -254,6 +254,26 @@ func entryFor(t *catalog.Table, ix *catalog.Index, item attr.Item, stored []byte
 	return e, true, nil
 }
 
+// entryKeyOf returns the key of item's entry in ix, if it has one. An
+// item whose index key attributes are invalid (stored before the index
+// existed, and skipped by its backfill) has none.
+func entryKeyOf(t *catalog.Table, ix *catalog.Index, item attr.Item) ([]byte, bool) {
+	vals, ok, err := indexKeyValues(t, ix, item, false)
+	if err != nil || !ok {
+		return nil, false
+	}
+	return indexEntryKey(t, ix, vals, itemTableKey(t, item)), true
+}
+
+// projectedSize returns the size of item's entry in ix (size is the
+// item's own).
+func projectedSize(t *catalog.Table, ix *catalog.Index, item attr.Item, size int) int {
+	if ix.Projection == catalog.ProjectAll {
+		return size
+	}
+	return projectForIndex(t, ix, item).Size()
+}
+
 // checkIndexKeys validates the index key attributes of an item about to
 // be written, without writing anything. updating is set for an UpdateItem
 // of an existing item.
@@ -284,10 +304,11 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 	}
 	var queued []indexOp
 	for _, ix := range t.Indexes() {
-		var oldE, newE indexEntry
+		var oldKey []byte
+		var newE indexEntry
 		var hadOld, hasNew bool
 		if old != nil {
-			oldE, hadOld, _ = entryFor(t, ix, old, nil, oldSize)
+			oldKey, hadOld = entryKeyOf(t, ix, old)
 		}
 		if item != nil {
 			var err error
@@ -297,17 +318,17 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 		}
 		if ix.Local {
 			if hadOld {
-				ch.collectionDelta -= int64(oldE.size)
+				ch.collectionDelta -= int64(projectedSize(t, ix, old, oldSize))
 			}
 			if hasNew {
 				ch.collectionDelta += int64(newE.size)
 			}
 		}
 		lag := !ix.Local && e.opts.GSILag > 0
-		if hadOld && (!hasNew || !bytes.Equal(oldE.key, newE.key)) {
+		if hadOld && (!hasNew || !bytes.Equal(oldKey, newE.key)) {
 			if lag {
-				queued = append(queued, indexOp{index: ix.Number, key: oldE.key})
-			} else if err := tx.Delete(oldE.key); err != nil {
+				queued = append(queued, indexOp{index: ix.Number, key: oldKey})
+			} else if err := tx.Delete(oldKey); err != nil {
 				return ch, err
 			}
 		}
