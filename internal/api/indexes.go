@@ -92,7 +92,10 @@ const (
 	MaxGlobalSecondaryIndexes = 20
 	MaxLocalSecondaryIndexes  = 5
 	// MaxProjectedAttributes bounds the NonKeyAttributes of all of a
-	// table's indexes together.
+	// table's indexes together, an attribute projected into two indexes
+	// counting twice.
+	//
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Projection.html
 	MaxProjectedAttributes = 100
 	// MaxIndexKeyAttributes bounds each of the partition and sort parts
 	// of a multi-attribute GSI key schema.
@@ -139,6 +142,13 @@ func (ix *SecondaryIndex) constraints(c *constraints, path string, global bool) 
 			}
 			if n > 20 {
 				c.add("["+strings.Join(ix.Projection.NonKeyAttributes, ", ")+"]", false, path+".projection.nonKeyAttributes", "Member must have length less than or equal to 20")
+			}
+			for _, a := range ix.Projection.NonKeyAttributes {
+				if len(a) < 1 || len(a) > 255 {
+					c.add("["+strings.Join(ix.Projection.NonKeyAttributes, ", ")+"]", false, path+".projection.nonKeyAttributes",
+						"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+					break
+				}
 			}
 		}
 	}
@@ -259,7 +269,7 @@ func (in *CreateTableInput) validateIndexes() error {
 		return err
 	}
 	names := map[string]bool{}
-	projected := map[string]bool{}
+	projected := 0
 	tableHash := *in.KeySchema[0].AttributeName
 	for i := range in.LocalSecondaryIndexes {
 		ix := &in.LocalSecondaryIndexes[i]
@@ -286,9 +296,7 @@ func (in *CreateTableInput) validateIndexes() error {
 		if ix.ProvisionedThroughput != nil {
 			return ddberr.InvalidParam("ProvisionedThroughput is not supported for a LocalSecondaryIndex: " + *ix.IndexName)
 		}
-		for _, a := range ix.Projection.NonKeyAttributes {
-			projected[a] = true
-		}
+		projected += len(ix.Projection.NonKeyAttributes)
 	}
 	if len(in.LocalSecondaryIndexes) > MaxLocalSecondaryIndexes {
 		return ddberr.InvalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of " + strconv.Itoa(MaxLocalSecondaryIndexes))
@@ -308,14 +316,12 @@ func (in *CreateTableInput) validateIndexes() error {
 		if err := ix.validateThroughput(in.IsPayPerRequest()); err != nil {
 			return err
 		}
-		for _, a := range ix.Projection.NonKeyAttributes {
-			projected[a] = true
-		}
+		projected += len(ix.Projection.NonKeyAttributes)
 	}
 	if len(in.GlobalSecondaryIndexes) > MaxGlobalSecondaryIndexes {
 		return ddberr.InvalidParam("GlobalSecondaryIndex count exceeds the per-table limit of " + strconv.Itoa(MaxGlobalSecondaryIndexes))
 	}
-	if len(projected) > MaxProjectedAttributes {
+	if projected > MaxProjectedAttributes {
 		return ddberr.InvalidParam("Number of projected attributes in all indexes exceeds limit of " + strconv.Itoa(MaxProjectedAttributes))
 	}
 	return nil

@@ -156,6 +156,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 		return errIndexGone
 	})
 	if err == nil {
+		e.forgetStats(table)
 		e.opts.Logger.Info("index backfilled", "table", name, "index", ixNum)
 	}
 	return err

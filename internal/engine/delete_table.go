@@ -51,9 +51,7 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 		return nil, err
 	}
 	e.tables.Delete(name)
-	e.statsMu.Lock()
-	delete(e.stats, t.Number)
-	e.statsMu.Unlock()
+	e.forgetStats(t.Number)
 	e.opts.Logger.Info("table deleted", "table", name, "number", t.Number)
 	d := e.describe(ctx, t, st)
 	d.TableStatus = catalog.StatusDeleting

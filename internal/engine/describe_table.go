@@ -99,6 +99,10 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, id)
 			continue
 		}
+		if d.TableStatus == catalog.StatusCreating {
+			// A table's GSIs become ACTIVE with it.
+			id.IndexStatus = catalog.IndexCreating
+		}
 		if ix.ActiveAt != 0 && id.IndexStatus == catalog.IndexCreating {
 			// DynamoDB reports Backfilling only for an index being added to
 			// an existing table (ActiveAt set): false in UpdateTable's
@@ -141,6 +145,13 @@ const (
 	statsTTL      = 30 * time.Second
 	statsSlowScan = 50 * time.Millisecond
 )
+
+// forgetStats drops a table's cached statistics (its indexes changed).
+func (e *Engine) forgetStats(table uint64) {
+	e.statsMu.Lock()
+	delete(e.stats, table)
+	e.statsMu.Unlock()
+}
 
 // tableStats counts a table's items and index entries and their sizes by
 // scanning their stored headers (nothing is decoded).

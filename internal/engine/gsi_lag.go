@@ -128,7 +128,8 @@ func uvarint(b []byte) (uint64, int) {
 
 // propagate applies queued GSI changes as they come of age, until Close.
 func (e *Engine) propagate() {
-	tick := min(max(e.opts.GSILag/4, 5*time.Millisecond), time.Second)
+	// Changes become visible at most a tick after their lag.
+	tick := min(max(e.opts.GSILag/20, time.Millisecond), 50*time.Millisecond)
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {

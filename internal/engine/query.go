@@ -28,7 +28,7 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		if err != nil {
 			return err
 		}
-		lo, hi, err := keyRange(plan, in.KeyConds)
+		lo, hi, partition, err := keyRange(plan, in.KeyConds)
 		if err != nil {
 			return err
 		}
@@ -40,6 +40,11 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			start, err := startKey(plan, in.ExclusiveStartKey)
 			if err != nil {
 				return err
+			}
+			// A start key in another partition, or outside the sort key
+			// condition (docs/dynamodb-behaviour.md §5).
+			if !bytes.HasPrefix(start, partition) {
+				return ddberr.Validation("The provided starting key is outside query boundaries based on provided conditions")
 			}
 			if bytes.Compare(start, lo) < 0 || (hi != nil && bytes.Compare(start, hi) >= 0) {
 				return ddberr.Validation("The provided starting key does not match the range key predicate")
@@ -62,17 +67,18 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 }
 
 // keyRange checks key conditions against the key schema of the key space
-// queried and returns the storage key range they select. Every partition
+// queried and returns the storage key range they select and the key
+// prefix of the partition queried. Every partition
 // key attribute needs an equality; sort key attributes (several on a
 // multi-attribute GSI key) are used left to right without gaps, each with
 // an equality except the last.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html,
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html (multi-attribute keys).
-func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi []byte, err error) {
+func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi, partition []byte, err error) {
 	nKeys := len(p.hash) + len(p.rng)
 	if len(conds) > nKeys {
-		return nil, nil, ddberr.Validation("The number of query conditions (" + strconv.Itoa(len(conds)) +
+		return nil, nil, nil, ddberr.Validation("The number of query conditions (" + strconv.Itoa(len(conds)) +
 			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(nKeys) + ")")
 	}
 	byName := make(map[string]*expr.KeyCond, len(conds))
@@ -81,7 +87,7 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi []byte, err error) {
 	}
 	for _, k := range p.hash {
 		if byName[k.name] == nil {
-			return nil, nil, ddberr.Validation("Query condition missed key schema element: " + k.name)
+			return nil, nil, nil, ddberr.Validation("Query condition missed key schema element: " + k.name)
 		}
 	}
 	// The sort conditions: a prefix of the sort key attributes.
@@ -102,39 +108,41 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi []byte, err error) {
 		if len(sorts) < len(p.rng) {
 			missing = p.rng[len(sorts)].name
 		}
-		return nil, nil, ddberr.Validation("Query condition missed key schema element: " + missing)
+		return nil, nil, nil, ddberr.Validation("Query condition missed key schema element: " + missing)
 	}
 	hashVals := make([]attr.Value, len(p.hash))
 	for i, k := range p.hash {
 		c := byName[k.name]
 		if c.Op != expr.KeyEQ {
-			return nil, nil, ddberr.Validation("Query key condition not supported")
+			return nil, nil, nil, ddberr.Validation("Query key condition not supported")
 		}
 		if c.Values[0].Kind() != k.kind {
-			return nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
+			return nil, nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
 		}
 		if err := checkKeyValue(k.name, c.Values[0], true); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		hashVals[i] = c.Values[0]
 	}
 	for i, c := range sorts {
 		if i < len(sorts)-1 && c.Op != expr.KeyEQ {
-			return nil, nil, ddberr.Validation("Query key condition not supported")
+			return nil, nil, nil, ddberr.Validation("Query key condition not supported")
 		}
 		for _, v := range c.Values {
 			if v.Kind() != sortKinds[i] {
-				return nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
+				return nil, nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
 			}
 		}
 		if c.Op == expr.KeyBeginsWith && sortKinds[i] == attr.N {
-			return nil, nil, ddberr.Validation("Query key condition not supported")
+			return nil, nil, nil, ddberr.Validation("Query key condition not supported")
 		}
 	}
 	prefix := keycodec.AppendPartitionValues(nil, p.space, hashVals...)
+	partition = prefix
 	if len(sorts) == 0 {
-		return prefix, prefixEnd(prefix), nil
+		return prefix, prefixEnd(prefix), partition, nil
 	}
+	prefix = append([]byte(nil), partition...)
 	for _, c := range sorts[:len(sorts)-1] {
 		prefix = keycodec.AppendValue(prefix, c.Values[0])
 	}
@@ -148,20 +156,20 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi []byte, err error) {
 	switch last.Op {
 	case expr.KeyEQ:
 		k := at(v[0])
-		return k, prefixEnd(k), nil
+		return k, prefixEnd(k), partition, nil
 	case expr.KeyLT:
-		return prefix, at(v[0]), nil
+		return prefix, at(v[0]), partition, nil
 	case expr.KeyLE:
-		return prefix, prefixEnd(at(v[0])), nil
+		return prefix, prefixEnd(at(v[0])), partition, nil
 	case expr.KeyGT:
-		return prefixEnd(at(v[0])), end, nil
+		return prefixEnd(at(v[0])), end, partition, nil
 	case expr.KeyGE:
-		return at(v[0]), end, nil
+		return at(v[0]), end, partition, nil
 	case expr.KeyBetween:
-		return at(v[0]), prefixEnd(at(v[1])), nil
+		return at(v[0]), prefixEnd(at(v[1])), partition, nil
 	case expr.KeyBeginsWith:
 		b := keycodec.AppendPrefixValue(append([]byte(nil), prefix...), v[0])
-		return b, prefixEnd(b), nil
+		return b, prefixEnd(b), partition, nil
 	}
-	return nil, nil, ddberr.Validation("Query key condition not supported")
+	return nil, nil, nil, ddberr.Validation("Query key condition not supported")
 }

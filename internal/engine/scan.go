@@ -38,7 +38,8 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 				return err
 			}
 			if bytes.Compare(start, lo) < 0 || bytes.Compare(start, hi) >= 0 {
-				return ddberr.Validation("The provided starting key is invalid: The provided key element does not belong to the requested Segment")
+				// Source: scylladb/scylladb#9270, quoting DynamoDB.
+				return ddberr.Validationf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", *in.TotalSegments, *in.Segment)
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}

@@ -68,6 +68,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	if err != nil {
 		return nil, err
 	}
+	e.forgetStats(t.Number)
 	if deleted != nil {
 		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: t.Number, Index: deleted.Number})
 		if err := e.store.DeleteRange(ctx, lo, hi); err != nil {
@@ -170,16 +171,11 @@ func (e *Engine) createIndex(t *catalog.Table, in *api.SecondaryIndex, defs []ap
 	} else if in.ProvisionedThroughput == nil || in.ProvisionedThroughput.ReadCapacityUnits == nil || in.ProvisionedThroughput.WriteCapacityUnits == nil {
 		return nil, ddberr.InvalidParam("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " + *in.IndexName)
 	}
-	projected := map[string]bool{}
+	projected := len(in.Projection.NonKeyAttributes)
 	for _, ix := range t.Indexes() {
-		for _, a := range ix.NonKeyAttributes {
-			projected[a] = true
-		}
+		projected += len(ix.NonKeyAttributes)
 	}
-	for _, a := range in.Projection.NonKeyAttributes {
-		projected[a] = true
-	}
-	if len(projected) > api.MaxProjectedAttributes {
+	if projected > api.MaxProjectedAttributes {
 		return nil, ddberr.InvalidParam(fmt.Sprintf("Number of projected attributes in all indexes exceeds limit of %d", api.MaxProjectedAttributes))
 	}
 	for _, k := range keys {

@@ -209,11 +209,23 @@ func TestCreateTable_CreateDelay(t *testing.T) {
 	if code, _, b := call(t, ts, "DeleteTable", `{"TableName":"slow"}`); code != 400 || !strings.Contains(string(b), "Attempt to change a resource which is still in use: Table is being created: slow") {
 		t.Fatalf("DeleteTable while CREATING: %d %s", code, b)
 	}
+	// A GSI is CREATING while its table is, and ACTIVE with it.
+	ok("CreateTable", `{"TableName":"slowgsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"gix","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`)
+	gsiStatus := func() any {
+		d := ok("DescribeTable", `{"TableName":"slowgsi"}`)["Table"].(map[string]any)
+		return d["GlobalSecondaryIndexes"].([]any)[0].(map[string]any)["IndexStatus"]
+	}
+	if got := gsiStatus(); got != "CREATING" {
+		t.Fatalf("GSI status %v while its table is CREATING", got)
+	}
 	mu.Lock()
 	now = now.Add(5 * time.Second)
 	mu.Unlock()
 	if got := status(); got != "ACTIVE" {
 		t.Fatalf("status %v after the delay, want ACTIVE", got)
+	}
+	if got := gsiStatus(); got != "ACTIVE" {
+		t.Fatalf("GSI status %v after the delay, want ACTIVE", got)
 	}
 	ok("PutItem", `{"TableName":"slow","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}`)
 }
