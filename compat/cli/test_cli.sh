@@ -521,6 +521,113 @@ call_check "delete-item the counter" '
 assert r["Attributes"]["LikeCount"] == {"N": "2"}, r
 ' delete-item --table-name "$T" --key "$KEY_COUNTER" --return-values ALL_OLD
 
+# ------------------------------------------------------------------ Secondary indexes
+# The seed's GSI1 (GSI1PK/GSI1SK, ALL) and a KEYS_ONLY GSI2 on GSI2PK/GSI2SK, on a
+# table of its own; then a third index created online with update-table and deleted.
+GT="compat-cli-$RUN-gsi"
+export GT
+TABLES+=("$GT")
+GSI_AD='[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"GSI1PK","AttributeType":"S"},{"AttributeName":"GSI1SK","AttributeType":"S"},{"AttributeName":"GSI2PK","AttributeType":"S"},{"AttributeName":"GSI2SK","AttributeType":"S"}]'
+GSI_DEF='[{"IndexName":"GSI1","KeySchema":[{"AttributeName":"GSI1PK","KeyType":"HASH"},{"AttributeName":"GSI1SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"GSI2","KeySchema":[{"AttributeName":"GSI2PK","KeyType":"HASH"},{"AttributeName":"GSI2SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]'
+call_check "create-table --global-secondary-indexes: indexes CREATING" '
+td = r["TableDescription"]
+g = {x["IndexName"]: x for x in td["GlobalSecondaryIndexes"]}
+assert sorted(g) == ["GSI1", "GSI2"], sorted(g)
+assert all(x["IndexStatus"] == "CREATING" for x in g.values()), g
+assert g["GSI1"]["KeySchema"] == [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "GSI1SK", "KeyType": "RANGE"}]
+assert g["GSI2"]["Projection"] == {"ProjectionType": "KEYS_ONLY"}
+' create-table --table-name "$GT" --key-schema "$KS_PK_SK" --attribute-definitions "$GSI_AD" \
+  --global-secondary-indexes "$GSI_DEF" --billing-mode PAY_PER_REQUEST
+if wait_active "$GT"; then pass "index table becomes ACTIVE"; else fail "index table becomes ACTIVE" "still not ACTIVE after 30s"; fi
+call_check "describe-table: GSIs ACTIVE with IndexArn" '
+t = r["Table"]
+g = {x["IndexName"]: x for x in t["GlobalSecondaryIndexes"]}
+for name in ("GSI1", "GSI2"):
+    assert g[name]["IndexStatus"] == "ACTIVE", g[name]
+    assert g[name]["IndexArn"] == t["TableArn"] + "/index/" + name, g[name]
+    assert g[name]["ItemCount"] == 0, g[name]
+' describe-table --table-name "$GT"
+
+GUSER=$(printf '{"PK":{"S":"USER#%s"},"SK":{"S":"PROFILE"},"EntityType":{"S":"User"},"GSI1PK":{"S":"USER#%s@example.com"},"GSI1SK":{"S":"USER#%s@example.com"},"Email":{"S":"%s@example.com"},"Name":{"S":"John Doe"}}' \
+  "$USER_ID" "$USER_ID" "$USER_ID" "$USER_ID")
+export GUSER
+call "put-item user with GSI1 keys" put-item --table-name "$GT" --item "$GUSER" && pass "put-item user with GSI1 keys"
+for i in 1 2 3; do
+  call "put-item post $i" put-item --table-name "$GT" --item "$(printf '{"PK":{"S":"USER#%s"},"SK":{"S":"POST#2024-01-0%dT00:00:00Z#p%d"},"EntityType":{"S":"Post"},"GSI1PK":{"S":"POST#p%d"},"GSI1SK":{"S":"POST#p%d"},"GSI2PK":{"S":"ALL_POSTS"},"GSI2SK":{"S":"POST#2024-01-0%dT00:00:00Z"},"Title":{"S":"Post title %d"}}' "$USER_ID" $i $i $i $i $i $i)" \
+    || true
+done
+# A post without GSI2 keys: absent from the sparse GSI2.
+call "put-item post without GSI2 keys" put-item --table-name "$GT" --item "$(printf '{"PK":{"S":"USER#%s"},"SK":{"S":"POST#2024-01-09T00:00:00Z#p9"},"EntityType":{"S":"Post"},"Title":{"S":"Draft"}}' "$USER_ID")" || true
+
+call_check "query --index-name GSI1: user by email" '
+assert r["Items"] == [json.loads(environ["GUSER"])], r["Items"]
+assert r["Count"] == 1
+' query --no-paginate --table-name "$GT" --index-name GSI1 --key-condition-expression "GSI1PK = :e" \
+  --expression-attribute-values "$(printf '{":e":{"S":"USER#%s@example.com"}}' "$USER_ID")"
+call_check "query --index-name GSI2 (KEYS_ONLY, sparse): newest first, keys only" '
+want = ["POST#2024-01-0%dT00:00:00Z" % i for i in (3, 2, 1)]
+assert [i["GSI2SK"]["S"] for i in r["Items"]] == want, r["Items"]
+assert all(set(i) == {"PK", "SK", "GSI2PK", "GSI2SK"} for i in r["Items"]), r["Items"]
+' query --no-paginate --table-name "$GT" --index-name GSI2 --key-condition-expression "GSI2PK = :p" \
+  --expression-attribute-values '{":p":{"S":"ALL_POSTS"}}' --no-scan-index-forward
+call_check "query --index-name GSI2 --limit 2: LastEvaluatedKey = table key + index key" '
+last = r["Items"][-1]
+assert r["LastEvaluatedKey"] == {k: last[k] for k in ("PK", "SK", "GSI2PK", "GSI2SK")}, r
+' query --no-paginate --table-name "$GT" --index-name GSI2 --key-condition-expression "GSI2PK = :p" \
+  --expression-attribute-values '{":p":{"S":"ALL_POSTS"}}' --limit 2
+expect_error "query --index-name GSI1 --consistent-read -> ValidationException" ValidationException \
+  "Consistent reads are not supported on global secondary indexes" \
+  query --no-paginate --table-name "$GT" --index-name GSI1 --key-condition-expression "GSI1PK = :p" \
+  --expression-attribute-values '{":p":{"S":"POST#p1"}}' --consistent-read
+expect_error "query --index-name of a missing index -> ValidationException" ValidationException \
+  "The table does not have the specified index: GSI9" \
+  query --no-paginate --table-name "$GT" --index-name GSI9 --key-condition-expression "GSI1PK = :p" \
+  --expression-attribute-values '{":p":{"S":"POST#p1"}}'
+
+# update-table: a new GSI on EntityType + SK, created online and backfilled.
+# API reference, UpdateTable: "If you are adding a new global secondary index to the
+# table, AttributeDefinitions must include the key element(s) of the new index" -
+# both of them, even SK, which the table already defines.
+BYTYPE='[{"Create":{"IndexName":"ByType","KeySchema":[{"AttributeName":"EntityType","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}}]'
+expect_error "update-table Create without all the new index's keys in --attribute-definitions -> ValidationException" \
+  ValidationException "" update-table --table-name "$GT" \
+  --attribute-definitions '[{"AttributeName":"EntityType","AttributeType":"S"}]' --global-secondary-index-updates "$BYTYPE"
+call_check "update-table --global-secondary-index-updates Create: index CREATING" '
+g = {x["IndexName"]: x for x in r["TableDescription"]["GlobalSecondaryIndexes"]}
+assert g["ByType"]["IndexStatus"] == "CREATING", g["ByType"]
+' update-table --table-name "$GT" \
+  --attribute-definitions '[{"AttributeName":"EntityType","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}]' \
+  --global-secondary-index-updates "$BYTYPE"
+# wait_index NAME STATUS : until the index has STATUS (or is gone, for STATUS=GONE)
+# and the table is ACTIVE; up to ~120s.
+wait_index() {
+  local i st
+  for i in $(seq 1 600); do
+    st=$(ddb describe-table --table-name "$GT" 2>/dev/null | "$PY" -c '
+import json, sys
+t = json.load(sys.stdin)["Table"]
+g = {x["IndexName"]: x.get("IndexStatus") for x in t.get("GlobalSecondaryIndexes", [])}
+print("%s/%s" % (g.get(sys.argv[1], "GONE"), t["TableStatus"]))' "$1")
+    [ "$st" = "$2/ACTIVE" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+if wait_index ByType ACTIVE; then pass "new index becomes ACTIVE"; else fail "new index becomes ACTIVE" "not ACTIVE after 120s"; fi
+call_check "query the new index: backfilled posts" '
+assert [i["SK"]["S"] for i in r["Items"]] == ["POST#2024-01-0%dT00:00:00Z#p%d" % (i, i) for i in (1, 2, 3, 9)], r["Items"]
+' query --no-paginate --table-name "$GT" --index-name ByType --key-condition-expression "EntityType = :t" \
+  --expression-attribute-values '{":t":{"S":"Post"}}'
+call_check "update-table --global-secondary-index-updates Delete" '
+g = {x["IndexName"]: x for x in r["TableDescription"].get("GlobalSecondaryIndexes", [])}
+assert "ByType" not in g or g["ByType"]["IndexStatus"] == "DELETING", g
+' update-table --table-name "$GT" --global-secondary-index-updates '[{"Delete":{"IndexName":"ByType"}}]'
+if wait_index ByType GONE; then pass "deleted index disappears"; else fail "deleted index disappears" "still described after 120s"; fi
+call_check "delete-table (with indexes)" '
+assert r["TableDescription"]["TableStatus"] == "DELETING", r["TableDescription"]["TableStatus"]
+' delete-table --table-name "$GT"
+if wait_gone "$GT"; then pass "index table is gone"; else fail "index table is gone"; fi
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

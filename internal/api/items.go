@@ -5,6 +5,8 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/wire"
+	"maps"
+	"slices"
 )
 
 // CommonWrite holds the members PutItem, DeleteItem and UpdateItem share.
@@ -312,12 +314,30 @@ func (w *CommonWrite) WantsItemCollectionMetrics() bool {
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html
 type ConsumedCapacity struct {
-	TableName     string
+	TableName string
+	// CapacityUnits is the total: the table's units and every index's.
 	CapacityUnits float64
 	ReadUnits     float64
 	WriteUnits    float64
-	// Indexes adds the per-table breakdown (ReturnConsumedCapacity=INDEXES).
+	// TableUnits are the units charged to the table itself.
+	TableUnits float64
+	// GSIs and LSIs are the units charged to each index touched, by name.
+	GSIs, LSIs map[string]float64
+	// Indexes adds the breakdown (ReturnConsumedCapacity=INDEXES).
 	Indexes bool
+}
+
+// AddIndex charges units to the named index.
+func (c *ConsumedCapacity) AddIndex(name string, local bool, units float64) {
+	m := &c.GSIs
+	if local {
+		m = &c.LSIs
+	}
+	if *m == nil {
+		*m = map[string]float64{}
+	}
+	(*m)[name] += units
+	c.CapacityUnits += units
 }
 
 // AppendJSON appends the ConsumedCapacity object: TableName and
@@ -329,7 +349,28 @@ func (c *ConsumedCapacity) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendFloat(dst, c.CapacityUnits)
 	if c.Indexes {
 		dst = append(dst, `,"Table":{"CapacityUnits":`...)
-		dst = wire.AppendFloat(dst, c.CapacityUnits)
+		dst = wire.AppendFloat(dst, c.TableUnits)
+		dst = append(dst, '}')
+		dst = appendIndexUnits(dst, "LocalSecondaryIndexes", c.LSIs)
+		dst = appendIndexUnits(dst, "GlobalSecondaryIndexes", c.GSIs)
+	}
+	return append(dst, '}')
+}
+
+func appendIndexUnits(dst []byte, member string, m map[string]float64) []byte {
+	if len(m) == 0 {
+		return dst
+	}
+	dst = append(dst, `,"`...)
+	dst = append(dst, member...)
+	dst = append(dst, `":{`...)
+	for i, name := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = wire.AppendString(dst, name)
+		dst = append(dst, `:{"CapacityUnits":`...)
+		dst = wire.AppendFloat(dst, m[name])
 		dst = append(dst, '}')
 	}
 	return append(dst, '}')

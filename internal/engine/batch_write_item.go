@@ -71,6 +71,7 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 		for _, name := range in.Tables {
 			units := 0.0
 			t := tables[name]
+			var charged []indexChange
 			for _, w := range writes[name] {
 				old, oldSize, err := readOld(tx, w.key, hasIndexes(t))
 				if err != nil {
@@ -84,10 +85,11 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					return err
 				}
 				if w.stored != nil || old.exists {
-					m, err := e.maintain(tx, t, w.tk, old.item, oldSize, w.item, w.stored, w.size, in.WantsItemCollectionMetrics())
+					m, ch, err := e.maintain(tx, t, w.tk, old, oldSize, w.item, w.stored, w.size, in.WantsItemCollectionMetrics())
 					if err != nil {
 						return err
 					}
+					charged = append(charged, ch)
 					if m != nil {
 						if out.ItemCollectionMetrics == nil {
 							out.ItemCollectionMetrics = map[string][][]byte{}
@@ -98,6 +100,9 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 				units += writeUnits(max(w.size, oldSize))
 			}
 			if c := consumed(in.ReturnConsumedCapacity, name, 0, units); c != nil {
+				for _, ch := range charged {
+					chargeIndexes(c, ch)
+				}
 				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
 			}
 		}

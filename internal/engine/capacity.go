@@ -47,8 +47,36 @@ func consumed(mode *string, table string, read, write float64) *api.ConsumedCapa
 	return &api.ConsumedCapacity{
 		TableName:     table,
 		CapacityUnits: read + write,
+		TableUnits:    read + write,
 		ReadUnits:     read,
 		WriteUnits:    write,
 		Indexes:       *mode == "INDEXES",
 	}
+}
+
+// chargeIndexes adds the index writes of one item write to c (nil: not
+// asked).
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
+func chargeIndexes(c *api.ConsumedCapacity, ch indexChange) {
+	if c == nil {
+		return
+	}
+	for _, u := range ch.units {
+		c.AddIndex(u.name, u.local, u.units)
+	}
+}
+
+// readPlanCapacity returns the ConsumedCapacity of a Query or Scan of p:
+// an index read is charged to the index, not the table.
+func readPlanCapacity(mode *string, p *keyPlan, units float64) *api.ConsumedCapacity {
+	if p.index == nil {
+		return consumed(mode, p.table.Name, units, 0)
+	}
+	c := consumed(mode, p.table.Name, 0, 0)
+	if c != nil {
+		c.AddIndex(p.index.Name, p.index.Local, units)
+		c.ReadUnits = units
+	}
+	return c
 }

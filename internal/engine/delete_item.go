@@ -31,11 +31,12 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
 			return err
 		}
+		var ch indexChange
 		if old.exists {
 			if err := tx.Delete(key); err != nil {
 				return err
 			}
-			if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, nil, nil, 0, in.WantsItemCollectionMetrics()); err != nil {
+			if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, nil, nil, 0, in.WantsItemCollectionMetrics()); err != nil {
 				return err
 			}
 			if in.ReturnValue() == "ALL_OLD" {
@@ -43,6 +44,7 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 			}
 		}
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
+		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
 	if err != nil {

@@ -274,6 +274,19 @@ func projectedSize(t *catalog.Table, ix *catalog.Index, item attr.Item, size int
 	return projectForIndex(t, ix, item).Size()
 }
 
+// sameEntry reports whether old's entry in ix equals newE (same key
+// assumed): the projected attributes did not change.
+func sameEntry(t *catalog.Table, ix *catalog.Index, old attr.Item, oldJSON []byte, newE indexEntry) bool {
+	_, newJSON, err := splitItem(newE.value)
+	if err != nil {
+		return false
+	}
+	if ix.Projection == catalog.ProjectAll {
+		return oldJSON != nil && bytes.Equal(oldJSON, newJSON)
+	}
+	return bytes.Equal(attr.AppendItem(nil, projectForIndex(t, ix, old)), newJSON)
+}
+
 // checkIndexKeys validates the index key attributes of an item about to
 // be written, without writing anything. updating is set for an UpdateItem
 // of an existing item.
@@ -291,13 +304,27 @@ func checkIndexKeys(t *catalog.Table, item attr.Item, updating bool) error {
 // for tables with LSIs.
 type indexChange struct {
 	collectionDelta int64
+	// units are the index writes, per index touched (capacity).
+	units []indexUnits
+}
+
+// indexUnits are the write units one item write cost one index.
+type indexUnits struct {
+	name  string
+	local bool
+	units float64
 }
 
 // writeIndexes updates every index of t for replacing old (nil: none)
 // with item (nil: deleted) in tx; stored and size are item's stored form.
 // An old version whose index keys are invalid (written before the index
 // existed) has no entry to remove.
-func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, oldSize int, item attr.Item, stored []byte, size int) (indexChange, error) {
+//
+// Costs follow DynamoDB's rules: putting an entry is one write of its
+// size, deleting one is one write, a changed index key is both, a changed
+// projection alone is one write, and an entry that does not change costs
+// nothing (and is not rewritten).
+func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, oldJSON []byte, oldSize int, item attr.Item, stored []byte, size int) (indexChange, error) {
 	var ch indexChange
 	if len(t.LSIs) > 0 {
 		ch.collectionDelta = int64(size - oldSize)
@@ -325,6 +352,23 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 			}
 		}
 		lag := !ix.Local && e.opts.GSILag > 0
+		units := 0.0
+		switch {
+		case hadOld && hasNew && bytes.Equal(oldKey, newE.key):
+			if sameEntry(t, ix, old, oldJSON, newE) {
+				continue
+			}
+			units = writeUnits(newE.size)
+		case hadOld && hasNew:
+			units = writeUnits(projectedSize(t, ix, old, oldSize)) + writeUnits(newE.size)
+		case hadOld:
+			units = writeUnits(projectedSize(t, ix, old, oldSize))
+		case hasNew:
+			units = writeUnits(newE.size)
+		default:
+			continue
+		}
+		ch.units = append(ch.units, indexUnits{ix.Name, ix.Local, units})
 		if hadOld && (!hasNew || !bytes.Equal(oldKey, newE.key)) {
 			if lag {
 				queued = append(queued, indexOp{index: ix.Number, key: oldKey})
@@ -420,19 +464,27 @@ func appendGB(dst []byte, gb float64) []byte {
 // write (old → item; either may be nil) and returns the
 // ItemCollectionMetrics to report when metrics is set and the table has
 // LSIs.
-func (e *Engine) maintain(tx storage.Txn, t *catalog.Table, tk tableKey, old attr.Item, oldSize int, item attr.Item, stored []byte, size int, metrics bool) ([]byte, error) {
+//
+// old is the replaced item (old.exists false: none), oldSize its size.
+// The returned indexChange says what the indexes were charged.
+func (e *Engine) maintain(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, metrics bool) ([]byte, indexChange, error) {
 	if len(t.GSIs) == 0 && len(t.LSIs) == 0 {
-		return nil, nil
+		return nil, indexChange{}, nil
 	}
-	ch, err := e.writeIndexes(tx, t, old, oldSize, item, stored, size)
+	var oldItem attr.Item
+	var oldJSON []byte
+	if old.exists {
+		oldItem, oldJSON = old.item, old.json
+	}
+	ch, err := e.writeIndexes(tx, t, oldItem, oldJSON, oldSize, item, stored, size)
 	if err != nil || len(t.LSIs) == 0 {
-		return nil, err
+		return nil, ch, err
 	}
 	total, err := e.updateCollection(tx, t, tk.hash, ch.collectionDelta)
 	if err != nil || !metrics {
-		return nil, err
+		return nil, ch, err
 	}
-	return itemCollectionMetrics(t, tk.hash, total), nil
+	return itemCollectionMetrics(t, tk.hash, total), ch, nil
 }
 
 // hasIndexes reports whether writes to t maintain secondary indexes.

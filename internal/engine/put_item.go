@@ -55,13 +55,15 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		if err := tx.Set(key, stored); err != nil {
 			return err
 		}
-		if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, in.Item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
+		var ch indexChange
+		if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, in.Item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
 		if in.ReturnValue() == "ALL_OLD" && old.exists {
 			out.Item = old.json
 		}
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
+		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
 	if err != nil {

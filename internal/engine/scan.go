@@ -51,7 +51,7 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 		if err := p.run(tx, it); err != nil {
 			return err
 		}
-		p.out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, readUnits(p.readBytes, in.IsConsistent()), 0)
+		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, readUnits(p.readBytes, in.IsConsistent()))
 		out = p.out
 		return nil
 	})

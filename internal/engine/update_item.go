@@ -78,11 +78,13 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err := tx.Set(key, stored); err != nil {
 			return err
 		}
-		if out.ItemCollectionMetrics, err = e.maintain(tx, t, k, old.item, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
+		var ch indexChange
+		if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
 		out.Item = updateReturnValues(in.ReturnValue(), old, item, paths)
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
+		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
 	if err != nil {

@@ -4,7 +4,7 @@
 //
 // In scope: the Put / Get / Query / Delete / BatchGet / BatchWrite snippets on the
 // base table; the UpdateCommand snippets are in update.test.mjs. Not yet in scope:
-// the GSI queries (IndexName), the TransactWriteCommand snippet, and the GSIs of
+// the TransactWriteCommand snippet (GSI queries: seed-indexes.test.mjs). Without the GSIs of
 // the seed's table definition - the table below has the seed's PK/SK key schema only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
