@@ -1,7 +1,8 @@
 package api
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/ddberr"
@@ -429,50 +430,33 @@ type BatchWriteItemOutput struct {
 
 // AppendJSON appends the response body.
 func (o *BatchWriteItemOutput) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"UnprocessedItems":{`...)
-	tables := make([]string, 0, len(o.Unprocessed))
-	for t := range o.Unprocessed {
-		tables = append(tables, t)
+	dst = append(dst, `{"UnprocessedItems":`...)
+	dst = appendTableLists(dst, o.Unprocessed)
+	dst = appendCapacities(dst, o.ConsumedCapacity)
+	if len(o.ItemCollectionMetrics) > 0 {
+		dst = append(dst, `,"ItemCollectionMetrics":`...)
+		dst = appendTableLists(dst, o.ItemCollectionMetrics)
 	}
-	sort.Strings(tables)
-	for i, t := range tables {
+	return append(dst, '}')
+}
+
+// appendTableLists appends a map of table names (sorted) to lists of
+// encoded JSON values.
+func appendTableLists(dst []byte, m map[string][][]byte) []byte {
+	dst = append(dst, '{')
+	for i, t := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = wire.AppendString(dst, t)
 		dst = append(dst, ":["...)
-		for j, w := range o.Unprocessed[t] {
+		for j, v := range m[t] {
 			if j > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, w...)
+			dst = append(dst, v...)
 		}
 		dst = append(dst, ']')
-	}
-	dst = append(dst, '}')
-	dst = appendCapacities(dst, o.ConsumedCapacity)
-	if len(o.ItemCollectionMetrics) > 0 {
-		dst = append(dst, `,"ItemCollectionMetrics":{`...)
-		tables := make([]string, 0, len(o.ItemCollectionMetrics))
-		for t := range o.ItemCollectionMetrics {
-			tables = append(tables, t)
-		}
-		sort.Strings(tables)
-		for i, t := range tables {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = wire.AppendString(dst, t)
-			dst = append(dst, ":["...)
-			for j, m := range o.ItemCollectionMetrics[t] {
-				if j > 0 {
-					dst = append(dst, ',')
-				}
-				dst = append(dst, m...)
-			}
-			dst = append(dst, ']')
-		}
-		dst = append(dst, '}')
 	}
 	return append(dst, '}')
 }

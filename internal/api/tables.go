@@ -153,6 +153,22 @@ func (in *CreateTableInput) Decode(r *wire.Reader) error {
 // WriteCapacityUnits.
 const MaxCapacityUnits = 1_000_000_000_000
 
+// attributeDefinitionConstraints adds the member constraints of
+// AttributeDefinitions (CreateTable and UpdateTable).
+func attributeDefinitionConstraints(c *constraints, defs []AttributeDefinition) {
+	for i, d := range defs {
+		p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
+		if d.AttributeName == nil {
+			c.add("", true, p+"attributeName", "Member must not be null")
+		}
+		keyAttributeNameLength(c, p+"attributeName", d.AttributeName)
+		if d.AttributeType == nil {
+			c.add("", true, p+"attributeType", "Member must not be null")
+		}
+		c.enum(p+"attributeType", d.AttributeType, "B", "N", "S")
+	}
+}
+
 // keyAttributeNameLength adds the length constraints of a key schema or
 // attribute definition name: 1 to 255 characters.
 //
@@ -202,17 +218,7 @@ func (in *CreateTableInput) Validate() error {
 		}
 		c.enum(p+"keyType", e.KeyType, "HASH", "RANGE")
 	}
-	for i, d := range in.AttributeDefinitions {
-		p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-		if d.AttributeName == nil {
-			c.add("", true, p+"attributeName", "Member must not be null")
-		}
-		keyAttributeNameLength(&c, p+"attributeName", d.AttributeName)
-		if d.AttributeType == nil {
-			c.add("", true, p+"attributeType", "Member must not be null")
-		}
-		c.enum(p+"attributeType", d.AttributeType, "B", "N", "S")
-	}
+	attributeDefinitionConstraints(&c, in.AttributeDefinitions)
 	c.enum("billingMode", in.BillingMode, "PROVISIONED", "PAY_PER_REQUEST")
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	if ss := in.StreamSpecification; ss != nil {

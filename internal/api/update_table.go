@@ -120,17 +120,7 @@ func (in *UpdateTableInput) Validate() error {
 			c.name(p+"delete.indexName", u.Delete.IndexName, true)
 		}
 	}
-	for i, d := range in.AttributeDefinitions {
-		p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-		if d.AttributeName == nil {
-			c.add("", true, p+"attributeName", "Member must not be null")
-		}
-		keyAttributeNameLength(&c, p+"attributeName", d.AttributeName)
-		if d.AttributeType == nil {
-			c.add("", true, p+"attributeType", "Member must not be null")
-		}
-		c.enum(p+"attributeType", d.AttributeType, "B", "N", "S")
-	}
+	attributeDefinitionConstraints(&c, in.AttributeDefinitions)
 	if err := c.err(); err != nil {
 		return err
 	}

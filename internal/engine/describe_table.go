@@ -82,19 +82,9 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 	}
 	now := e.opts.Now()
 	for _, ix := range t.Indexes() {
-		id := &api.IndexDescription{
-			IndexName:        ix.Name,
-			IndexArn:         d.TableArn + "/index/" + ix.Name,
-			Local:            ix.Local,
-			ProjectionType:   ix.Projection,
-			NonKeyAttributes: ix.NonKeyAttributes,
-			IndexStatus:      ix.Status(now),
-			ItemCount:        st.indexes[ix.Number].count,
-			IndexSizeBytes:   st.indexes[ix.Number].bytes,
-		}
-		for _, k := range ix.KeySchema {
-			id.KeySchema = append(id.KeySchema, [2]string{k.AttributeName, k.KeyType})
-		}
+		id := indexDescription(d.TableArn, ix)
+		id.IndexStatus = ix.Status(now)
+		id.ItemCount, id.IndexSizeBytes = st.indexes[ix.Number].count, st.indexes[ix.Number].bytes
 		if ix.Local {
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, id)
 			continue
@@ -110,8 +100,6 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 			b := true
 			id.Backfilling = &b
 		}
-		id.ReadCapacityUnits, id.WriteCapacityUnits = ix.ReadCapacityUnits, ix.WriteCapacityUnits
-		id.MaxReadRequestUnits, id.MaxWriteRequestUnits = ix.MaxReadRequestUnits, ix.MaxWriteRequestUnits
 		id.WarmRead, id.WarmWrite = ix.ReadCapacityUnits, ix.WriteCapacityUnits
 		if t.BillingMode == catalog.BillingPayPerRequest {
 			id.WarmRead, id.WarmWrite = 12000, 4000
@@ -119,6 +107,26 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
 	return d
+}
+
+// indexDescription returns the static part of an index's description:
+// name, ARN, key schema, projection and (GSIs) throughput settings.
+func indexDescription(tableArn string, ix *catalog.Index) *api.IndexDescription {
+	id := &api.IndexDescription{
+		IndexName:            ix.Name,
+		IndexArn:             tableArn + "/index/" + ix.Name,
+		Local:                ix.Local,
+		ProjectionType:       ix.Projection,
+		NonKeyAttributes:     ix.NonKeyAttributes,
+		ReadCapacityUnits:    ix.ReadCapacityUnits,
+		WriteCapacityUnits:   ix.WriteCapacityUnits,
+		MaxReadRequestUnits:  ix.MaxReadRequestUnits,
+		MaxWriteRequestUnits: ix.MaxWriteRequestUnits,
+	}
+	for _, k := range ix.KeySchema {
+		id.KeySchema = append(id.KeySchema, [2]string{k.AttributeName, k.KeyType})
+	}
+	return id
 }
 
 // epochSeconds converts Unix nanoseconds to DynamoDB's epoch seconds with

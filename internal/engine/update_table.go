@@ -103,18 +103,8 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		id.WarmRead, id.WarmWrite = 0, 0
 	}
 	if deleted != nil {
-		id := &api.IndexDescription{
-			IndexName:          deleted.Name,
-			IndexArn:           d.TableArn + "/index/" + deleted.Name,
-			ProjectionType:     deleted.Projection,
-			NonKeyAttributes:   deleted.NonKeyAttributes,
-			IndexStatus:        catalog.IndexDeleting,
-			ReadCapacityUnits:  deleted.ReadCapacityUnits,
-			WriteCapacityUnits: deleted.WriteCapacityUnits,
-		}
-		for _, k := range deleted.KeySchema {
-			id.KeySchema = append(id.KeySchema, [2]string{k.AttributeName, k.KeyType})
-		}
+		id := indexDescription(d.TableArn, deleted)
+		id.IndexStatus = catalog.IndexDeleting
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
