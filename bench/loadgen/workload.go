@@ -105,7 +105,7 @@ func (w *workload) do(ctx context.Context, rng *rand.Rand, worker, seq int) erro
 		}
 		out, err := w.c.Query(ctx, in)
 		if err == nil && len(out.Items) != queryItems {
-			err = fmt.Errorf("Query: %d items, want %d", len(out.Items), queryItems)
+			err = fmt.Errorf("query returned %d items, want %d", len(out.Items), queryItems)
 		}
 		return err
 	}

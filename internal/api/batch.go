@@ -36,9 +36,6 @@ type KeysAndAttributes struct {
 
 	// Projection is the parsed projection; nil means all attributes.
 	Projection []*expr.Path
-	// Raw is the request's JSON for this table, returned as is in
-	// UnprocessedKeys apart from the Keys member.
-	raw []byte
 }
 
 // BatchGetItemInput is the BatchGetItem request.

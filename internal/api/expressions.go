@@ -60,11 +60,7 @@ var (
 func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr.Context, error) {
 	var present []string
 	valueExprs := 0
-	valueExprNames := []string{}
 	for _, e := range exprs {
-		if e.kind != expr.ProjectionExpression {
-			valueExprNames = append(valueExprNames, string(e.kind))
-		}
 		if e.src != nil {
 			present = append(present, string(e.kind))
 			if e.kind != expr.ProjectionExpression {
@@ -139,22 +135,6 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// projection parses an optional ProjectionExpression.
-func projection(c *expr.Context, src *string) ([]*expr.Path, error) {
-	if src == nil {
-		return nil, nil
-	}
-	return c.ParseProjection(*src)
-}
-
-// condition parses an optional condition-kind expression.
-func condition(c *expr.Context, kind expr.Kind, src *string) (expr.Expr, error) {
-	if src == nil {
-		return nil, nil
-	}
-	return c.ParseCondition(kind, *src)
 }
 
 // attributesToGet converts the legacy AttributesToGet list into projection

@@ -144,18 +144,6 @@ func storageKey(t *catalog.Table, k tableKey) []byte {
 	return keycodec.AppendKey(nil, space(t), k.hash)
 }
 
-// keyItem returns the key attributes of item as an item (for
-// LastEvaluatedKey and UnprocessedKeys).
-func keyItem(t *catalog.Table, item attr.Item) attr.Item {
-	out := make(attr.Item, len(t.KeySchema))
-	for _, ks := range t.KeySchema {
-		if v, ok := item[ks.AttributeName]; ok {
-			out[ks.AttributeName] = v
-		}
-	}
-	return out
-}
-
 // checkItemSize enforces the 400 KB item limit.
 func checkItemSize(size int) error {
 	if size > attr.MaxItemSize {
