@@ -105,6 +105,16 @@ func (s *Server) Stop(tb testing.TB) {
 	}
 }
 
+// Kill ends the server with SIGKILL, as a crash would, and waits for it.
+func (s *Server) Kill() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.cmd.Process.Kill()
+	<-s.done
+}
+
 // Client returns an aws-sdk-go-v2 DynamoDB client for the server, with
 // the SDK's default retry policy as applications have it. (With retries
 // off, Go SDK clients intermittently fail large responses with "use of
