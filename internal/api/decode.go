@@ -27,7 +27,13 @@ func DecodeInput(body []byte, in Input) error {
 	if err := in.Decode(r); err != nil {
 		return err
 	}
-	return r.End()
+	if err := r.End(); err != nil {
+		return err
+	}
+	if k, ok := in.(BodyKeeper); ok {
+		k.KeepBody(body)
+	}
+	return nil
 }
 
 // object iterates the members of a JSON object; a null is an absent

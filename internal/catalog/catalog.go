@@ -99,11 +99,11 @@ const (
 	IndexUpdating = "UPDATING"
 )
 
-// MaxIndexNumber is the largest index number. The two spaces above it are
-// reserved: keycodec.Space{Index: 0xFFFE} queues GSI changes not yet
-// visible (the engine's GSILag), {Index: 0xFFFF} holds item-collection
-// sizes.
-const MaxIndexNumber = 0xFFFD
+// MaxIndexNumber is the largest index number. The three spaces above it
+// are reserved: keycodec.Space{Index: 0xFFFD} marks items transactions
+// wrote, {Index: 0xFFFE} queues GSI changes not yet visible (the
+// engine's GSILag), {Index: 0xFFFF} holds item-collection sizes.
+const MaxIndexNumber = 0xFFFC
 
 // Index is a secondary index's stored description.
 //

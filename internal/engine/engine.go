@@ -215,7 +215,16 @@ func (e *Engine) read(ctx context.Context, fn func(tx storage.Txn) error) error 
 // whole of fn when the commit meets a conflict. fn must be idempotent
 // apart from its effects on tx.
 func (e *Engine) update(ctx context.Context, fn func(tx storage.Txn) error) error {
+	return e.updateChecked(ctx, fn, nil)
+}
+
+// updateChecked is update with a hook called after each commit conflict
+// with the time the failed attempt began; a non-nil error from it ends
+// the retries (single-item writes use it to answer a collision with a
+// transaction as DynamoDB does).
+func (e *Engine) updateChecked(ctx context.Context, fn func(tx storage.Txn) error, conflict func(began time.Time) error) error {
 	for attempt := 0; ; attempt++ {
+		began := e.opts.Now()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -229,6 +238,11 @@ func (e *Engine) update(ctx context.Context, fn func(tx storage.Txn) error) erro
 		}
 		err = tx.Commit()
 		if errors.Is(err, storage.ErrConflict) {
+			if conflict != nil {
+				if err := conflict(began); err != nil {
+					return err
+				}
+			}
 			if attempt+1 >= e.opts.MaxRetries {
 				return ddberr.New(ddberr.TransactionConflictException, "Transaction is ongoing for the item")
 			}

@@ -31,7 +31,7 @@ import (
 
 // queueSpace is the key space of a table's queued GSI changes.
 func queueSpace(table uint64) keycodec.Space {
-	return keycodec.Space{Table: table, Index: catalog.MaxIndexNumber + 1}
+	return keycodec.Space{Table: table, Index: catalog.MaxIndexNumber + 2}
 }
 
 // indexOp is one queued change to an index entry; a nil value deletes.

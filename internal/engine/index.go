@@ -404,7 +404,7 @@ const DefaultItemCollectionSizeLimit = 10 << 30
 
 // collectionSpace is the reserved key space of item-collection sizes.
 func collectionSpace(t *catalog.Table) keycodec.Space {
-	return keycodec.Space{Table: t.Number, Index: catalog.MaxIndexNumber + 2}
+	return keycodec.Space{Table: t.Number, Index: catalog.MaxIndexNumber + 3}
 }
 
 // updateCollection applies a size change to the item collection of

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
@@ -19,7 +20,9 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 	size := in.Item.Size()
 	stored := encodeItem(in.Item, size)
 	out := &api.ItemOutput{Member: "Attributes"}
-	err := e.update(ctx, func(tx storage.Txn) error {
+	var ct *catalog.Table
+	var ck []byte
+	err := e.updateChecked(ctx, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
@@ -39,6 +42,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 			}
 		}
 		key := storageKey(t, k)
+		ct, ck = t, key
 		// A plain put need not read the item it replaces: concurrent puts
 		// of one key are last-writer-wins in DynamoDB too. Index
 		// maintenance needs the old item's index keys.
@@ -65,7 +69,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
-	})
+	}, e.itemConflict(ctx, &ct, &ck))
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,9 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
-	err := e.update(ctx, func(tx storage.Txn) error {
+	var ct *catalog.Table
+	var ck []byte
+	err := e.updateChecked(ctx, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
@@ -32,6 +34,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 			return err
 		}
 		key := storageKey(t, k)
+		ct, ck = t, key
 		old, oldSize, err := readOld(tx, key, true)
 		if err != nil {
 			return err
@@ -39,40 +42,9 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
 			return err
 		}
-		base := old.item
-		if !old.exists {
-			base = in.Key.Clone()
-		}
-		var item attr.Item
-		var paths []*expr.Path
-		switch {
-		case in.Update != nil:
-			item, err = eval.ApplyUpdate(base, in.Update)
-			paths = in.Update.Paths()
-		default:
-			item, err = eval.ApplyAttributeUpdates(base, in.AttributeUpdates)
-			for _, n := range in.UpdatedNames() {
-				paths = append(paths, &expr.Path{Elems: []expr.Elem{{Name: n, Raw: n}}})
-			}
-		}
+		item, paths, size, err := applyUpdate(t, in, old)
 		if err != nil {
 			return err
-		}
-		for _, p := range paths {
-			if v, ok := item[p.Elems[0].Name]; ok {
-				if err := attr.CheckDepth(v); err != nil {
-					return err
-				}
-			}
-		}
-		size := item.Size()
-		if size > attr.MaxItemSize {
-			return ddberr.Validation("Item size to update has exceeded the maximum allowed size")
-		}
-		if hasIndexes(t) {
-			if err := checkIndexKeys(t, item, old.exists); err != nil {
-				return err
-			}
 		}
 		stored := encodeItem(item, size)
 		if err := tx.Set(key, stored); err != nil {
@@ -86,11 +58,53 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
-	})
+	}, e.itemConflict(ctx, &ct, &ck))
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// applyUpdate computes the item an UpdateItem (or a transaction's Update)
+// leaves: the update applied to the old item, or to the key when there
+// is none. It checks the result: nesting depth of the written attributes,
+// the 400 KB limit and the index key attributes. paths are the updated
+// attributes (for ReturnValues).
+func applyUpdate(t *catalog.Table, in *api.UpdateItemInput, old oldItem) (item attr.Item, paths []*expr.Path, size int, err error) {
+	base := old.item
+	if !old.exists {
+		base = in.Key.Clone()
+	}
+	switch {
+	case in.Update != nil:
+		item, err = eval.ApplyUpdate(base, in.Update)
+		paths = in.Update.Paths()
+	default:
+		item, err = eval.ApplyAttributeUpdates(base, in.AttributeUpdates)
+		for _, n := range in.UpdatedNames() {
+			paths = append(paths, &expr.Path{Elems: []expr.Elem{{Name: n, Raw: n}}})
+		}
+	}
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for _, p := range paths {
+		if v, ok := item[p.Elems[0].Name]; ok {
+			if err := attr.CheckDepth(v); err != nil {
+				return nil, nil, 0, err
+			}
+		}
+	}
+	size = item.Size()
+	if size > attr.MaxItemSize {
+		return nil, nil, 0, ddberr.Validation("Item size to update has exceeded the maximum allowed size")
+	}
+	if hasIndexes(t) {
+		if err := checkIndexKeys(t, item, old.exists); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return item, paths, size, nil
 }
 
 // checkKeyUnchanged rejects updates that write a key attribute.

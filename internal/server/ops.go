@@ -17,19 +17,21 @@ type opFunc func(ctx context.Context, e *engine.Engine, body []byte) (output, er
 
 // ops is the routing table: X-Amz-Target operation name → handler.
 var ops = map[string]opFunc{
-	"CreateTable":    handle((*engine.Engine).CreateTable),
-	"DescribeTable":  handle((*engine.Engine).DescribeTable),
-	"ListTables":     handle((*engine.Engine).ListTables),
-	"DeleteTable":    handle((*engine.Engine).DeleteTable),
-	"UpdateTable":    handle((*engine.Engine).UpdateTable),
-	"PutItem":        handle((*engine.Engine).PutItem),
-	"GetItem":        handle((*engine.Engine).GetItem),
-	"DeleteItem":     handle((*engine.Engine).DeleteItem),
-	"UpdateItem":     handle((*engine.Engine).UpdateItem),
-	"BatchGetItem":   handle((*engine.Engine).BatchGetItem),
-	"BatchWriteItem": handle((*engine.Engine).BatchWriteItem),
-	"Query":          handle((*engine.Engine).Query),
-	"Scan":           handle((*engine.Engine).Scan),
+	"CreateTable":        handle((*engine.Engine).CreateTable),
+	"DescribeTable":      handle((*engine.Engine).DescribeTable),
+	"ListTables":         handle((*engine.Engine).ListTables),
+	"DeleteTable":        handle((*engine.Engine).DeleteTable),
+	"UpdateTable":        handle((*engine.Engine).UpdateTable),
+	"PutItem":            handle((*engine.Engine).PutItem),
+	"GetItem":            handle((*engine.Engine).GetItem),
+	"DeleteItem":         handle((*engine.Engine).DeleteItem),
+	"UpdateItem":         handle((*engine.Engine).UpdateItem),
+	"BatchGetItem":       handle((*engine.Engine).BatchGetItem),
+	"BatchWriteItem":     handle((*engine.Engine).BatchWriteItem),
+	"Query":              handle((*engine.Engine).Query),
+	"Scan":               handle((*engine.Engine).Scan),
+	"TransactWriteItems": handle((*engine.Engine).TransactWriteItems),
+	"TransactGetItems":   handle((*engine.Engine).TransactGetItems),
 }
 
 // input is a decodable, validatable operation input.

@@ -1,0 +1,331 @@
+package api
+
+import (
+	"crypto/sha256"
+	"strconv"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// Transaction limits.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
+const (
+	MaxTransactItems     = 100
+	MaxTransactBytes     = 4 << 20
+	maxClientTokenLength = 36
+)
+
+// TransactWriteItem is one entry of TransactWriteItems: exactly one of
+// ConditionCheck, Put, Delete and Update, each decoded and validated as
+// the single-item operation it mirrors (ConditionCheck as a DeleteItem
+// that must carry a ConditionExpression and writes nothing).
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItem.html
+type TransactWriteItem struct {
+	ConditionCheck *DeleteItemInput
+	Put            *PutItemInput
+	Delete         *DeleteItemInput
+	Update         *UpdateItemInput
+}
+
+// TransactWriteItemsInput is the TransactWriteItems request.
+type TransactWriteItemsInput struct {
+	TransactItems               []TransactWriteItem
+	ReturnConsumedCapacity      *string
+	ReturnItemCollectionMetrics *string
+	ClientRequestToken          *string
+	// Fingerprint identifies the request for ClientRequestToken
+	// idempotency: the SHA-256 of its body.
+	Fingerprint [sha256.Size]byte
+	// PayloadSize is the request body's length in bytes.
+	PayloadSize int
+	hasItems    bool
+}
+
+// KeepBody implements BodyKeeper.
+func (in *TransactWriteItemsInput) KeepBody(body []byte) {
+	in.Fingerprint, in.PayloadSize = sha256.Sum256(body), len(body)
+}
+
+// BodyKeeper is implemented by inputs that need the raw request body
+// after decoding (DecodeInput calls KeepBody).
+type BodyKeeper interface{ KeepBody(body []byte) }
+
+// Decode implements Input.
+func (in *TransactWriteItemsInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "TransactWriteItemsInput", func(k string) error {
+		switch k {
+		case "TransactItems":
+			list := []TransactWriteItem{}
+			ok, err := r.Array("List", func(int) error {
+				var it TransactWriteItem
+				_, err := object(r, "TransactWriteItem", func(k string) error {
+					switch k {
+					case "ConditionCheck":
+						return decodeAction(r, &it.ConditionCheck, func(a *DeleteItemInput) error { return a.decodeWith(r, "ConditionCheck", "Key", &a.Key) })
+					case "Put":
+						return decodeAction(r, &it.Put, func(a *PutItemInput) error { return a.decodeWith(r, "Put", "Item", &a.Item) })
+					case "Delete":
+						return decodeAction(r, &it.Delete, func(a *DeleteItemInput) error { return a.decodeWith(r, "Delete", "Key", &a.Key) })
+					case "Update":
+						return decodeAction(r, &it.Update, func(a *UpdateItemInput) error { return a.Decode(r) })
+					}
+					return r.Skip()
+				})
+				list = append(list, it)
+				return err
+			})
+			if ok {
+				in.TransactItems, in.hasItems = list, true
+			}
+			return err
+		case "ReturnConsumedCapacity":
+			return readString(r, &in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return readString(r, &in.ReturnItemCollectionMetrics)
+		case "ClientRequestToken":
+			return readString(r, &in.ClientRequestToken)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// decodeAction decodes one action object into a new *T unless it is
+// null.
+func decodeAction[T any](r *wire.Reader, dst **T, decode func(*T) error) error {
+	if r.Peek() == wire.Null {
+		return r.Skip()
+	}
+	a := new(T)
+	*dst = a
+	return decode(a)
+}
+
+// actionCount returns how many actions an entry carries.
+func (it *TransactWriteItem) actionCount() int {
+	n := 0
+	if it.ConditionCheck != nil {
+		n++
+	}
+	if it.Put != nil {
+		n++
+	}
+	if it.Delete != nil {
+		n++
+	}
+	if it.Update != nil {
+		n++
+	}
+	return n
+}
+
+// Common returns the members the entry's action shares with every write.
+func (it *TransactWriteItem) Common() *CommonWrite {
+	switch {
+	case it.ConditionCheck != nil:
+		return &it.ConditionCheck.CommonWrite
+	case it.Put != nil:
+		return &it.Put.CommonWrite
+	case it.Delete != nil:
+		return &it.Delete.CommonWrite
+	}
+	return &it.Update.CommonWrite
+}
+
+// Validate applies TransactWriteItems' checks that need no table: member
+// constraints (1 to 100 entries, the token's length), one action per
+// entry, a condition on every ConditionCheck, then each action's own
+// validation as its single-item operation has it, in entry order.
+//
+// Messages: docs/research-transactions.md.
+func (in *TransactWriteItemsInput) Validate() error {
+	var c constraints
+	if !in.hasItems {
+		c.add("", true, "transactItems", "Member must not be null")
+	} else {
+		if len(in.TransactItems) < 1 {
+			c.add("[]", false, "transactItems", "Member must have length greater than or equal to 1")
+		}
+	}
+	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
+	if t := in.ClientRequestToken; t != nil {
+		if len(*t) < 1 {
+			c.add(*t, false, "clientRequestToken", "Member must have length greater than or equal to 1")
+		}
+		if len(*t) > maxClientTokenLength {
+			c.add(*t, false, "clientRequestToken", "Member must have length less than or equal to 36")
+		}
+	}
+	for i := range in.TransactItems {
+		if cc := in.TransactItems[i].ConditionCheck; cc != nil && cc.ConditionExpression == nil {
+			c.add("", true, "transactItems."+strconv.Itoa(i+1)+".member.conditionCheck.conditionExpression", "Member must not be null")
+		}
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if err := tooManyItems(len(in.TransactItems)); err != nil {
+		return err
+	}
+	if in.PayloadSize > MaxTransactBytes {
+		return ddberr.Validation("Transaction payload size cannot exceed 4 MB")
+	}
+	for i := range in.TransactItems {
+		it := &in.TransactItems[i]
+		if it.actionCount() != 1 {
+			return ddberr.Validation("TransactItems can only contain one of Check, Put, Update or Delete")
+		}
+		var err error
+		switch {
+		case it.ConditionCheck != nil:
+			err = it.ConditionCheck.validateWith("key", it.ConditionCheck.Key)
+		case it.Put != nil:
+			err = it.Put.validateWith("item", it.Put.Item)
+		case it.Delete != nil:
+			err = it.Delete.validateWith("key", it.Delete.Key)
+		case it.Update != nil:
+			err = it.Update.validate()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TransactGetItemsInput is the TransactGetItems request; each Get is a
+// GetItem without ConsistentRead (transactional reads are serializable).
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
+type TransactGetItemsInput struct {
+	Gets                   []*GetItemInput
+	ReturnConsumedCapacity *string
+	hasItems               bool
+	missingGet             bool
+}
+
+// Decode implements Input.
+func (in *TransactGetItemsInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "TransactGetItemsInput", func(k string) error {
+		switch k {
+		case "TransactItems":
+			list := []*GetItemInput{}
+			ok, err := r.Array("List", func(int) error {
+				var g *GetItemInput
+				_, err := object(r, "TransactGetItem", func(k string) error {
+					if k == "Get" {
+						return decodeAction(r, &g, func(a *GetItemInput) error { return a.Decode(r) })
+					}
+					return r.Skip()
+				})
+				if g == nil {
+					in.missingGet = true
+				}
+				list = append(list, g)
+				return err
+			})
+			if ok {
+				in.Gets, in.hasItems = list, true
+			}
+			return err
+		case "ReturnConsumedCapacity":
+			return readString(r, &in.ReturnConsumedCapacity)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate applies TransactGetItems' checks that need no table.
+func (in *TransactGetItemsInput) Validate() error {
+	var c constraints
+	if !in.hasItems {
+		c.add("", true, "transactItems", "Member must not be null")
+	} else {
+		if len(in.Gets) < 1 {
+			c.add("[]", false, "transactItems", "Member must have length greater than or equal to 1")
+		}
+	}
+	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+	for i, g := range in.Gets {
+		if g == nil {
+			c.add("", true, "transactItems."+strconv.Itoa(i+1)+".member.get", "Member must not be null")
+		}
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if err := tooManyItems(len(in.Gets)); err != nil {
+		return err
+	}
+	for _, g := range in.Gets {
+		if err := g.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TransactWriteItemsOutput is the TransactWriteItems response.
+type TransactWriteItemsOutput struct {
+	ConsumedCapacity      []*ConsumedCapacity
+	ItemCollectionMetrics map[string][][]byte
+}
+
+// AppendJSON appends the response body.
+func (o *TransactWriteItemsOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	start := len(dst)
+	dst = appendCapacities(dst, o.ConsumedCapacity)
+	if len(o.ItemCollectionMetrics) > 0 {
+		dst = append(dst, `,"ItemCollectionMetrics":`...)
+		dst = appendTableLists(dst, o.ItemCollectionMetrics)
+	}
+	if len(dst) > start {
+		// Drop the leading comma of the first member.
+		dst = append(dst[:start], dst[start+1:]...)
+	}
+	return append(dst, '}')
+}
+
+// TransactGetItemsOutput is the TransactGetItems response: per Get, in
+// order, {"Item": ...} or {} for a missing item.
+type TransactGetItemsOutput struct {
+	Responses        [][]byte // item JSON, nil when absent
+	ConsumedCapacity []*ConsumedCapacity
+}
+
+// AppendJSON appends the response body.
+func (o *TransactGetItemsOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"Responses":[`...)
+	for i, item := range o.Responses {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if item == nil {
+			dst = append(dst, `{}`...)
+			continue
+		}
+		dst = append(dst, `{"Item":`...)
+		dst = append(dst, item...)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	dst = appendCapacities(dst, o.ConsumedCapacity)
+	return append(dst, '}')
+}
+
+// tooManyItems is the over-100 TransactItems error, in the current form
+// of DynamoDB's message (which no longer echoes the list).
+//
+// Source: docs/research-transactions.md §3.
+func tooManyItems(n int) error {
+	if n <= MaxTransactItems {
+		return nil
+	}
+	return ddberr.Validation("1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100")
+}
