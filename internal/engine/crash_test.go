@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -10,17 +11,46 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // crashDirEnv names the data directory of the writer child process that
-// TestCrash_IndexesAgreeWithTable kills.
-const crashDirEnv = "DYNAGO_CRASH_CHILD_DIR"
+// the crash tests kill; crashModeEnv says what it writes.
+const (
+	crashDirEnv  = "DYNAGO_CRASH_CHILD_DIR"
+	crashModeEnv = "DYNAGO_CRASH_CHILD_MODE"
+)
 
 // TestCrash_IndexesAgreeWithTable kills a process writing to an indexed
 // on-disk table (SIGKILL, no shutdown) at several points, reopens the
 // store each time and checks that the table and every index agree item
 // for item: an index entry commits in the same storage batch as its item.
 func TestCrash_IndexesAgreeWithTable(t *testing.T) {
+	crashRounds(t, "indexes", func(e *Engine, st storage.Store) { checkIndexes(t, e, st, "ixt") })
+}
+
+// TestCrash_TransactionsWholeOrAbsent kills a process making transfer
+// transactions between on-disk accounts; after each restart the balances
+// still sum to the opening total: every transaction is whole or absent.
+func TestCrash_TransactionsWholeOrAbsent(t *testing.T) {
+	crashRounds(t, "transfers", func(e *Engine, st storage.Store) {
+		sum := 0
+		for _, b := range balances(t, e, crashAccounts) {
+			sum += b
+		}
+		if sum != crashAccounts*100 {
+			t.Errorf("balances sum to %d after the crash, want %d", sum, crashAccounts*100)
+		}
+	})
+}
+
+const crashAccounts = 20
+
+// crashRounds runs the writer child in mode three times, killing it with
+// SIGKILL while it writes, and checks the reopened store each time.
+func crashRounds(t *testing.T, mode string, check func(*Engine, storage.Store)) {
 	if os.Getenv(crashDirEnv) != "" {
 		t.Skip("child process")
 	}
@@ -30,7 +60,7 @@ func TestCrash_IndexesAgreeWithTable(t *testing.T) {
 	dir := t.TempDir()
 	for round := 0; round < 3; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
-		cmd.Env = append(os.Environ(), crashDirEnv+"="+dir)
+		cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashModeEnv+"="+mode)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +92,7 @@ func TestCrash_IndexesAgreeWithTable(t *testing.T) {
 		cmd.Wait()
 
 		e, st := openEngine(t, Options{}, dir)
-		checkIndexes(t, e, st, "ixt")
+		check(e, st)
 		e.Close()
 		if err := st.Close(); err != nil {
 			t.Fatal(err)
@@ -81,7 +111,26 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("run by TestCrash_IndexesAgreeWithTable")
 	}
 	e, _ := openEngine(t, Options{}, dir)
-	run(e, (*Engine).CreateTable, indexedTable) // exists after the first round
+	write := randomWrite
+	if os.Getenv(crashModeEnv) == "transfers" {
+		if _, err := run(e, (*Engine).CreateTable, accountsTable); err == nil {
+			for i := 0; i < crashAccounts; i++ {
+				mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"a%d"},"bal":{"N":"100"}}}`, i))
+			}
+		}
+		write = func(e *Engine, r *rand.Rand) error {
+			from, to := r.IntN(crashAccounts), r.IntN(crashAccounts)
+			if from == to {
+				return nil
+			}
+			if err := transfer(e, from, to, 1+r.IntN(30)); err != nil && !isCancelled(err, ddberr.TransactionCanceledException) {
+				return err
+			}
+			return nil
+		}
+	} else {
+		run(e, (*Engine).CreateTable, indexedTable) // exists after the first round
+	}
 	var mu sync.Mutex
 	total := 0
 	var wg sync.WaitGroup
@@ -91,7 +140,7 @@ func TestCrashChild(t *testing.T) {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
 			for {
-				if err := randomWrite(e, r); err != nil {
+				if err := write(e, r); err != nil {
 					t.Error(err)
 					return
 				}

@@ -1,0 +1,230 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+const accountsTable = `{"TableName":"accounts","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
+
+// transfer moves amount from one account to another if the source can
+// pay, as one transaction.
+func transfer(e *Engine, from, to, amount int) error {
+	_, err := run(e, (*Engine).TransactWriteItems, fmt.Sprintf(`{"TransactItems":[
+	 {"Update":{"TableName":"accounts","Key":{"pk":{"S":"a%d"}},"UpdateExpression":"SET bal = bal - :x","ConditionExpression":"bal >= :x","ExpressionAttributeValues":{":x":{"N":"%d"}}}},
+	 {"Update":{"TableName":"accounts","Key":{"pk":{"S":"a%d"}},"UpdateExpression":"SET bal = bal + :x","ConditionExpression":"attribute_exists(pk)","ExpressionAttributeValues":{":x":{"N":"%d"}}}}]}`, from, amount, to, amount))
+	return err
+}
+
+// balances reads every account in one TransactGetItems.
+func balances(t testing.TB, e *Engine, n int) []int {
+	t.Helper()
+	body := `{"TransactItems":[`
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			body += ","
+		}
+		body += fmt.Sprintf(`{"Get":{"TableName":"accounts","Key":{"pk":{"S":"a%d"}}}}`, i)
+	}
+	out := mustRun(t, e, (*Engine).TransactGetItems, body+`]}`)
+	bals := make([]int, n)
+	for i, js := range out.Responses {
+		item, err := attr.DecodeItem(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bals[i], _ = strconv.Atoi(item["bal"].Text())
+	}
+	return bals
+}
+
+func isCancelled(err error, code ddberr.Code) bool {
+	var de *ddberr.Error
+	return errors.As(err, &de) && de.Code == code
+}
+
+// TestTransact_BankInvariant: 16 goroutines make random conditional
+// transfers among 50 accounts while a reader takes TransactGetItems
+// snapshots: every snapshot sums to the opening total and no balance is
+// ever negative.
+func TestTransact_BankInvariant(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	const n, opening = 50, 100
+	for i := 0; i < n; i++ {
+		mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"a%d"},"bal":{"N":"%d"}}}`, i, opening))
+	}
+	stop := make(chan struct{})
+	var done, cancels atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 16; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(seed, 77))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				from, to := r.IntN(n), r.IntN(n)
+				if from == to {
+					continue
+				}
+				err := transfer(e, from, to, 1+r.IntN(60))
+				switch {
+				case err == nil:
+					done.Add(1)
+				case isCancelled(err, ddberr.TransactionCanceledException):
+					cancels.Add(1)
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}(uint64(w))
+	}
+	snapshots := 0
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		sum := 0
+		for i, b := range balances(t, e, n) {
+			if b < 0 {
+				t.Fatalf("account a%d is negative: %d", i, b)
+			}
+			sum += b
+		}
+		if sum != n*opening {
+			t.Fatalf("snapshot %d sums to %d, want %d", snapshots, sum, n*opening)
+		}
+		snapshots++
+	}
+	close(stop)
+	wg.Wait()
+	if done.Load() == 0 || snapshots == 0 {
+		t.Fatalf("%d transfers, %d snapshots", done.Load(), snapshots)
+	}
+	t.Logf("%d transfers, %d cancelled, %d consistent snapshots", done.Load(), cancels.Load(), snapshots)
+}
+
+// TestTransact_UsernameRace: 32 goroutines claim one username with seed
+// 001's two-item transaction; exactly one wins.
+func TestTransact_UsernameRace(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	var wins atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 32; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			_, err := run(e, (*Engine).TransactWriteItems, fmt.Sprintf(`{"TransactItems":[
+			 {"Put":{"TableName":"accounts","Item":{"pk":{"S":"USER#u%d"},"username":{"S":"alice"}},"ConditionExpression":"attribute_not_exists(pk)"}},
+			 {"Put":{"TableName":"accounts","Item":{"pk":{"S":"USERNAME#alice"},"owner":{"S":"u%d"}},"ConditionExpression":"attribute_not_exists(pk)"}}]}`, w, w))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case isCancelled(err, ddberr.TransactionCanceledException):
+			default:
+				t.Error(err)
+			}
+		}(w)
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Fatalf("%d winners, want exactly 1", wins.Load())
+	}
+}
+
+// TestTransact_ClientRequestToken: the same token and request within ten
+// minutes succeeds without applying twice; a different request with the
+// token is IdempotentParameterMismatchException; after ten minutes (the
+// test's clock) the token starts a new transaction.
+func TestTransact_ClientRequestToken(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	e, _ := openEngine(t, Options{Now: clock}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	mustRun(t, e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"c"},"n":{"N":"0"}}}`)
+	bump := `{"ClientRequestToken":"tok-1","TransactItems":[{"Update":{"TableName":"accounts","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}}}}]}`
+	count := func() string {
+		out := mustRun(t, e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"c"}}}`)
+		item, _ := attr.DecodeItem(out.Item)
+		return item["n"].Text()
+	}
+	mustRun(t, e, (*Engine).TransactWriteItems, bump)
+	mu.Lock()
+	now = now.Add(9 * time.Minute)
+	mu.Unlock()
+	mustRun(t, e, (*Engine).TransactWriteItems, bump)
+	if got := count(); got != "1" {
+		t.Fatalf("n = %s after a repeated token, want 1", got)
+	}
+	_, err := run(e, (*Engine).TransactWriteItems, `{"ClientRequestToken":"tok-1","TransactItems":[{"Delete":{"TableName":"accounts","Key":{"pk":{"S":"c"}}}}]}`)
+	if !isCancelled(err, ddberr.IdempotentParameterMismatchException) {
+		t.Fatalf("same token, different request: %v", err)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Minute) // 11 minutes after the first call
+	mu.Unlock()
+	mustRun(t, e, (*Engine).TransactWriteItems, bump)
+	if got := count(); got != "2" {
+		t.Fatalf("n = %s after the token expired, want 2", got)
+	}
+}
+
+// TestTransact_SingleWriteCollision: a single-item write whose attempt
+// began before a transaction committed on the same item is answered with
+// TransactionConflictException (the conflict hook), and one that began
+// after is not.
+func TestTransact_SingleWriteCollision(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	before := time.Now()
+	mustRun(t, e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Put":{"TableName":"accounts","Item":{"pk":{"S":"x"}}}}]}`)
+	after := time.Now().Add(time.Millisecond)
+	var tab = mustLookup(t, e, "accounts")
+	k, err := extractKey(tab, attr.Item{"pk": attr.Str("x")}, keyOfKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := storageKey(tab, k)
+	hook := e.itemConflict(t.Context(), &tab, &key)
+	if err := hook(before); !isCancelled(err, ddberr.TransactionConflictException) {
+		t.Fatalf("write begun before the transaction: %v, want TransactionConflictException", err)
+	}
+	if err := hook(after); err != nil {
+		t.Fatalf("write begun after the transaction: %v", err)
+	}
+	other := key[:len(key)-1]
+	other = append(other, 'y')
+	if err := e.itemConflict(t.Context(), &tab, &other)(before); err != nil {
+		t.Fatalf("another item: %v", err)
+	}
+}
+
+func mustLookup(t testing.TB, e *Engine, name string) *catalog.Table {
+	t.Helper()
+	var tab *catalog.Table
+	if err := e.read(t.Context(), func(tx storage.Txn) error {
+		var err error
+		tab, err = e.lookup(tx, name)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
