@@ -49,7 +49,7 @@ func main() {
 	log.SetPrefix("loadgen: ")
 	var cfg config
 	flag.StringVar(&cfg.endpoint, "endpoint", "http://127.0.0.1:8000", "DynamoDB-protocol endpoint URL (BaseEndpoint)")
-	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more) or update (a conditional UpdateItem of a pre-loaded item)")
+	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more), update (a conditional UpdateItem of a pre-loaded item), put4 (four PutItems in a row), transact4 (one TransactWriteItems of four Puts) or transact4-hot (one TransactWriteItems of four counter Updates among 10 hot items)")
 	flag.IntVar(&cfg.gsis, "gsis", 0, "create the table with this many GSIs, 0 to 5 (GSIn on GSInPK/GSInSK, projection ALL); the default table name becomes bench_gsiN")
 	flag.IntVar(&cfg.conc, "c", 1, "concurrency: number of workers, each with one request in flight")
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the measured window")
@@ -81,8 +81,10 @@ func main() {
 	if cfg.label == "" {
 		cfg.label = cfg.endpoint
 	}
-	if cfg.op != "put" && cfg.op != "get" && cfg.op != "query" && cfg.op != "query-gsi" && cfg.op != "update" {
-		log.Fatalf("-op must be put, get, query, query-gsi or update, not %q", cfg.op)
+	switch cfg.op {
+	case "put", "get", "query", "query-gsi", "update", "put4", "transact4", "transact4-hot":
+	default:
+		log.Fatalf("-op must be put, get, query, query-gsi, update, put4, transact4 or transact4-hot, not %q", cfg.op)
 	}
 	if cfg.gsis < 0 || cfg.gsis > maxGSIs || (cfg.op == "query-gsi" && cfg.gsis == 0) {
 		log.Fatalf("-gsis must be 0 to %d, and at least 1 with -op query-gsi", maxGSIs)
@@ -121,7 +123,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		if err := ensureTable(ctx, setupClient, cfg.table); err != nil {
 			return nil, fmt.Errorf("setup: %w", err)
 		}
-		if cfg.op != "put" {
+		if cfg.op != "put" && cfg.op != "put4" && cfg.op != "transact4" {
 			if err := preload(ctx, setupClient, cfg.table, cfg.items); err != nil {
 				return nil, fmt.Errorf("pre-load: %w", err)
 			}

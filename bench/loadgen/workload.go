@@ -80,6 +80,37 @@ func (w *workload) do(ctx context.Context, rng *rand.Rand, worker, seq int) erro
 		pk := fmt.Sprintf("P#%s#%d#%d", w.nonce, worker, seq)
 		_, err := w.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: makeItem(pk, "S#0", int64(seq))})
 		return err
+	case "put4":
+		for i := 0; i < 4; i++ {
+			pk := fmt.Sprintf("P#%s#%d#%d#%d", w.nonce, worker, seq, i)
+			if _, err := w.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: makeItem(pk, "S#0", int64(seq))}); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "transact4":
+		items := make([]types.TransactWriteItem, 4)
+		for i := range items {
+			pk := fmt.Sprintf("T#%s#%d#%d#%d", w.nonce, worker, seq, i)
+			items[i] = types.TransactWriteItem{Put: &types.Put{TableName: table, Item: makeItem(pk, "S#0", int64(seq))}}
+		}
+		_, err := w.c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		return err
+	case "transact4-hot":
+		// Four distinct counters among the first 10 pre-loaded items: every
+		// worker contends for the same few keys.
+		perm := rng.Perm(10)[:4]
+		items := make([]types.TransactWriteItem, 4)
+		for i, h := range perm {
+			pk, sk := getKey(h)
+			items[i] = types.TransactWriteItem{Update: &types.Update{
+				TableName: table, Key: keyOf(pk, sk),
+				UpdateExpression:          aws.String("SET n = n + :one"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+			}}
+		}
+		_, err := w.c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		return err
 	case "get":
 		pk, sk := getKey(rng.IntN(w.cfg.items))
 		out, err := w.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: table, Key: keyOf(pk, sk), ConsistentRead: aws.Bool(false)})

@@ -17,9 +17,11 @@
 // itself, a reader may see a write a few microseconds before it is synced.
 //
 // The table of recent writes is bounded: once it holds more than
-// recentLimit keys, entries older than the newest recentKeep commits are
-// dropped and a transaction that began before the dropped horizon is
-// treated as conflicting (it simply retries). The rejected alternative, a
+// recentLimit keys, the oldest entries are dropped until it holds
+// recentKeep keys, and a transaction that began before the dropped
+// horizon is treated as conflicting (it simply retries). Pruning by key
+// count, not by a number of commits, keeps its cost amortized whatever
+// the number of keys per commit (index entries, transactions, batches). The rejected alternative, a
 // lock per key held from read to commit, would put DynamoDB semantics on
 // in-process locks that a second node could not see.
 //
@@ -46,6 +48,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -105,7 +108,7 @@ const readCacheLimit = 10_000
 
 const (
 	recentLimit = 200_000
-	recentKeep  = 50_000
+	recentKeep  = 100_000
 )
 
 // Open opens (creating if needed) a Store.
@@ -259,18 +262,23 @@ func (s *Store) commit(t *rwTxn) error {
 	}
 	s.seq.Store(seq)
 	if len(s.recent) > recentLimit {
-		s.prune(seq)
+		s.prune()
 	}
 	s.mu.Unlock()
 	return t.batch.SyncWait()
 }
 
-// prune drops old entries from recent. Called with mu held.
-func (s *Store) prune(seq uint64) {
-	if seq <= recentKeep {
-		return
+// prune drops the oldest entries of recent until at most recentKeep
+// remain, and moves the horizon past them. Called with mu held, when
+// recent has grown past recentLimit: it then frees at least
+// recentLimit-recentKeep entries, so its cost per commit stays constant.
+func (s *Store) prune() {
+	seqs := make([]uint64, 0, len(s.recent))
+	for _, v := range s.recent {
+		seqs = append(seqs, v)
 	}
-	h := seq - recentKeep
+	slices.Sort(seqs)
+	h := seqs[len(seqs)-recentKeep-1] // keep only entries newer than h
 	for k, v := range s.recent {
 		if v <= h {
 			delete(s.recent, k)
