@@ -12,7 +12,7 @@
 // Secondary indexes (index.go) are maintained in the transaction of the
 // item write that changes them; online GSI creation (backfill.go) and the
 // optional GSI propagation lag (gsi_lag.go) run in the background until
-// Close.
+// Close. Transactions (transact.go) are one storage transaction each.
 package engine
 
 import (
