@@ -628,6 +628,84 @@ assert r["TableDescription"]["TableStatus"] == "DELETING", r["TableDescription"]
 ' delete-table --table-name "$GT"
 if wait_gone "$GT"; then pass "index table is gone"; else fail "index table is gone"; fi
 
+# ------------------------------------------------------------------ Transactions
+# Seed 001 (shared/seeds/001_*.txt), "create username only if not taken
+# (uniqueness via a separate item)": its transact-write-items command, run as the
+# seed prints it. The only changes: --endpoint-url, and the seed's table "app"
+# becomes this run's own table (created here, PK/SK strings as in the seed's
+# single-table design), so parallel runs cannot collide.
+AT="compat-cli-$RUN-app"
+export AT
+TABLES+=("$AT")
+call "create-table for seed 001's app table" create-table --table-name "$AT" --key-schema "$KS_PK_SK" \
+  --attribute-definitions "$AD_PK_SK" --billing-mode PAY_PER_REQUEST \
+  && { if wait_active "$AT"; then pass "seed 001 app table becomes ACTIVE"; else fail "seed 001 app table becomes ACTIVE" "still not ACTIVE after 30s"; fi; }
+
+SEED001_ITEMS='[
+  {"Put": {"TableName": "app", "Item": {"PK": {"S": "USERNAME#asha"}, "SK": {"S": "USERNAME"}},
+           "ConditionExpression": "attribute_not_exists(PK)"}},
+  {"Put": {"TableName": "app", "Item": {"PK": {"S": "USER#42"}, "SK": {"S": "PROFILE"},
+           "username": {"S": "asha"}},
+           "ConditionExpression": "attribute_not_exists(PK)"}}
+]'
+SEED001_ITEMS=${SEED001_ITEMS//\"TableName\": \"app\"/\"TableName\": \"$AT\"}
+
+# First run: both items are created; TransactWriteItems returns an empty body.
+call_check "seed 001 transact-write-items (first run) succeeds" '
+assert r == {}, r
+' transact-write-items --transact-items "$SEED001_ITEMS"
+
+# Second run: the username is taken and so is the profile. API reference,
+# TransactionCanceledException: one reason per action, in request order; the
+# message lists the codes: "Transaction cancelled, please refer cancellation
+# reasons for specific reasons [ConditionalCheckFailed, ConditionalCheckFailed]".
+expect_error "seed 001 transact-write-items (second run) -> TransactionCanceledException [ConditionalCheckFailed, ConditionalCheckFailed]" \
+  TransactionCanceledException \
+  "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, ConditionalCheckFailed]" \
+  transact-write-items --transact-items "$SEED001_ITEMS"
+
+# The same failure seen on the wire (--debug logs the response body): the
+# CancellationReasons list itself.
+aws dynamodb transact-write-items --transact-items "$SEED001_ITEMS" --endpoint-url "$EP" --debug \
+  >/dev/null 2>"$TMP/txdebug"
+OUT=$("$PY" - "$TMP/txdebug" <<'EOF'
+import ast, json, re, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+bodies = re.findall(r"Response body:\n(b'.*')", text)
+print(ast.literal_eval(bodies[-1]).decode() if bodies else "{}")
+EOF
+)
+check "seed 001 second run: CancellationReasons on the wire" '
+assert r.get("__type", "").endswith("#TransactionCanceledException"), r
+ccf = {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}
+assert r["CancellationReasons"] == [ccf, ccf], r["CancellationReasons"]
+'
+
+call_check "transact-get-items of the two seed 001 items, in request order" '
+assert r["Responses"] == [
+    {"Item": {"PK": {"S": "USERNAME#asha"}, "SK": {"S": "USERNAME"}}},
+    {"Item": {"PK": {"S": "USER#42"}, "SK": {"S": "PROFILE"}, "username": {"S": "asha"}}},
+], r
+' transact-get-items --transact-items "$(printf '[{"Get":{"TableName":"%s","Key":{"PK":{"S":"USERNAME#asha"},"SK":{"S":"USERNAME"}}}},{"Get":{"TableName":"%s","Key":{"PK":{"S":"USER#42"},"SK":{"S":"PROFILE"}}}}]' "$AT" "$AT")"
+
+# A free username for a user who already has a profile: only the second action
+# fails, so the reasons are [None, ConditionalCheckFailed] and nothing is written.
+SEED001_OTHER=${SEED001_ITEMS//USERNAME#asha/USERNAME#asha2}
+expect_error "transact-write-items, new username for an existing profile -> [None, ConditionalCheckFailed]" \
+  TransactionCanceledException "specific reasons [None, ConditionalCheckFailed]" \
+  transact-write-items --transact-items "$SEED001_OTHER"
+call_check "transact-get-items: the cancelled transaction wrote nothing (missing item is {})" '
+assert r["Responses"] == [{}, {"Item": {"PK": {"S": "USER#42"}, "SK": {"S": "PROFILE"}}}], r
+' transact-get-items --transact-items "$(printf '[{"Get":{"TableName":"%s","Key":{"PK":{"S":"USERNAME#asha2"},"SK":{"S":"USERNAME"}}}},{"Get":{"TableName":"%s","Key":{"PK":{"S":"USER#42"},"SK":{"S":"PROFILE"}},"ProjectionExpression":"PK, SK"}}]' "$AT" "$AT")"
+call_check "transact-get-items --return-consumed-capacity TOTAL: 2 RCU per item, one entry per table" '
+# The missing item is charged too (developer guide, "Capacity management for transactions").
+cc = r["ConsumedCapacity"]
+assert isinstance(cc, list) and [(c["TableName"], c["CapacityUnits"]) for c in cc] == [(environ["AT"], 4.0)], r
+' transact-get-items --return-consumed-capacity TOTAL --transact-items "$(printf '[{"Get":{"TableName":"%s","Key":{"PK":{"S":"USERNAME#asha"},"SK":{"S":"USERNAME"}}}},{"Get":{"TableName":"%s","Key":{"PK":{"S":"USERNAME#nobody"},"SK":{"S":"USERNAME"}}}}]' "$AT" "$AT")"
+call_check "delete-table seed 001 app table" '
+assert r["TableDescription"]["TableStatus"] == "DELETING", r
+' delete-table --table-name "$AT"
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

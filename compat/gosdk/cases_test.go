@@ -121,6 +121,36 @@ func TestCases_ThroughGoSDK(t *testing.T) {
 		}
 	})
 
+	t.Run("transaction-cancellation-reasons", func(t *testing.T) {
+		table("txcases", "pk", "S")
+		if err := put("txcases", map[string]types.AttributeValue{"pk": s("key1"), "foo": s("bar")}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("txcases"), Item: map[string]types.AttributeValue{"pk": s("key2"), "foo": s("new")}}},
+			{ConditionCheck: &types.ConditionCheck{TableName: aws.String("txcases"), Key: map[string]types.AttributeValue{"pk": s("key1")},
+				ConditionExpression:                 aws.String("foo = :expected"),
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":expected": s("nonexistent")},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+		}})
+		var tce *types.TransactionCanceledException
+		if !errors.As(err, &tce) {
+			t.Fatalf("got %v, want TransactionCanceledException", err)
+		}
+		if !strings.Contains(tce.ErrorMessage(), "specific reasons [None, ConditionalCheckFailed]") || len(tce.CancellationReasons) != 2 {
+			t.Fatalf("message %q, %d reasons", tce.ErrorMessage(), len(tce.CancellationReasons))
+		}
+		r0, r1 := tce.CancellationReasons[0], tce.CancellationReasons[1]
+		if aws.ToString(r0.Code) != "None" || r0.Message != nil || aws.ToString(r1.Code) != "ConditionalCheckFailed" ||
+			aws.ToString(r1.Message) != "The conditional request failed" || r1.Item["foo"].(*types.AttributeValueMemberS).Value != "bar" {
+			t.Fatalf("reasons %+v %+v", r0, r1)
+		}
+		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("txcases"), Key: map[string]types.AttributeValue{"pk": s("key2")}, ConsistentRead: aws.Bool(true)})
+		if err != nil || out.Item != nil {
+			t.Fatalf("the cancelled Put was applied: %v %v", out.Item, err)
+		}
+	})
+
 	t.Run("gsi-pagination-shared-gsi-key", func(t *testing.T) {
 		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
 			TableName: aws.String("gsipag"), BillingMode: types.BillingModePayPerRequest,

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"strconv"
 
 	"github.com/dynago/dynago/internal/ddberr"
@@ -37,7 +39,10 @@ type TransactWriteItemsInput struct {
 	ReturnItemCollectionMetrics *string
 	ClientRequestToken          *string
 	// Fingerprint identifies the request for ClientRequestToken
-	// idempotency: the SHA-256 of its body.
+	// idempotency: the SHA-256 of its body in canonical form (object
+	// members sorted, no whitespace), so that a retry of the same request
+	// matches however its JSON was laid out, as DynamoDB ignores member
+	// order.
 	Fingerprint [sha256.Size]byte
 	// PayloadSize is the request body's length in bytes.
 	PayloadSize int
@@ -46,7 +51,23 @@ type TransactWriteItemsInput struct {
 
 // KeepBody implements BodyKeeper.
 func (in *TransactWriteItemsInput) KeepBody(body []byte) {
-	in.Fingerprint, in.PayloadSize = sha256.Sum256(body), len(body)
+	in.Fingerprint, in.PayloadSize = sha256.Sum256(canonicalJSON(body)), len(body)
+}
+
+// canonicalJSON re-encodes a decoded request body with sorted object
+// members and no insignificant whitespace (numbers kept as written).
+func canonicalJSON(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // BodyKeeper is implemented by inputs that need the raw request body
@@ -143,6 +164,15 @@ func (it *TransactWriteItem) Common() *CommonWrite {
 // Messages: docs/research-transactions.md.
 func (in *TransactWriteItemsInput) Validate() error {
 	var c constraints
+	// DynamoDB reports the token first (docs/research-transactions.md §3).
+	if t := in.ClientRequestToken; t != nil {
+		if len(*t) < 1 {
+			c.add(*t, false, "clientRequestToken", "Member must have length greater than or equal to 1")
+		}
+		if len(*t) > maxClientTokenLength {
+			c.add(*t, false, "clientRequestToken", "Member must have length less than or equal to 36")
+		}
+	}
 	if !in.hasItems {
 		c.add("", true, "transactItems", "Member must not be null")
 	} else {
@@ -152,14 +182,6 @@ func (in *TransactWriteItemsInput) Validate() error {
 	}
 	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
 	c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
-	if t := in.ClientRequestToken; t != nil {
-		if len(*t) < 1 {
-			c.add(*t, false, "clientRequestToken", "Member must have length greater than or equal to 1")
-		}
-		if len(*t) > maxClientTokenLength {
-			c.add(*t, false, "clientRequestToken", "Member must have length less than or equal to 36")
-		}
-	}
 	for i := range in.TransactItems {
 		if cc := in.TransactItems[i].ConditionCheck; cc != nil && cc.ConditionExpression == nil {
 			c.add("", true, "transactItems."+strconv.Itoa(i+1)+".member.conditionCheck.conditionExpression", "Member must not be null")
