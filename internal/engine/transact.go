@@ -31,12 +31,14 @@ import (
 // with TransactionConflict after the engine's retry budget.
 //
 // DynamoDB answers a single-item write that collides with an in-flight
-// transaction with TransactionConflictException. dynago records, for each
-// item a transaction writes or checks, the time of that commit (the
-// table's reserved key space keycodec.Space{Index: 0xFFFD}, see
-// txnMarkSpace); a single-item write whose commit conflicts, and whose
-// item a transaction committed since the write began, fails that way
-// instead of retrying.
+// transaction with TransactionConflictException, and cancels a
+// transaction that collides with another one (reason TransactionConflict
+// on the contended items). dynago records, for each item a transaction
+// writes or checks, the time of that commit (the table's reserved key
+// space keycodec.Space{Index: 0xFFFD}, see txnMarkSpace); a write whose
+// commit conflicts, and whose item a transaction committed since the
+// write began, fails that way instead of retrying. A transaction that
+// loses to single-item writes is retried.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html
 
@@ -80,8 +82,27 @@ type txnAction struct {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteItemsInput) (*api.TransactWriteItemsOutput, error) {
 	var out *api.TransactWriteItemsOutput
-	err := e.update(ctx, func(tx storage.Txn) error {
+	var attempt []txnAction // the last attempt's actions, for the conflict hook
+	conflict := func(began time.Time) error {
+		// Lost to another transaction on one of the items: DynamoDB
+		// cancels, naming those items TransactionConflict. Lost to a
+		// single-item write: try again.
+		reasons := make([]cancelReason, len(in.TransactItems))
+		lost := false
+		for i := range attempt {
+			if a := &attempt[i]; a.key != nil && e.transactionSince(ctx, a.t, a.key, began) {
+				reasons[i] = cancelReason{code: "TransactionConflict", message: "Transaction is ongoing for the item"}
+				lost = true
+			}
+		}
+		if lost {
+			return cancelled(reasons)
+		}
+		return nil
+	}
+	err := e.updateChecked(ctx, func(tx storage.Txn) error {
 		out = &api.TransactWriteItemsOutput{}
+		attempt = nil
 		now := e.opts.Now()
 		var tokenKey []byte
 		replay := false
@@ -103,6 +124,7 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 		if err != nil {
 			return err
 		}
+		attempt = actions
 		if replay {
 			// The transaction already committed: nothing is written again,
 			// and the capacity reported is that of reading the items.
@@ -178,7 +200,7 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 			return writeToken(tx, tokenKey, token{fingerprint: in.Fingerprint, at: now})
 		}
 		return nil
-	})
+	}, conflict)
 	var de *ddberr.Error
 	if errors.As(err, &de) && de.Code == ddberr.TransactionConflictException {
 		// The retry budget ran out: other writers kept changing these
