@@ -275,3 +275,27 @@ func TestTransact_ContendedCountersExact(t *testing.T) {
 	}
 	t.Logf("%d commits, %d cancelled with TransactionConflict", commits.Load(), conflicts.Load())
 }
+
+// TestTransact_ItemCollectionSizeLimit: a transaction whose write would
+// grow an LSI item collection past the limit is cancelled with reason
+// ItemCollectionSizeLimitExceeded on that action, and writes nothing.
+func TestTransact_ItemCollectionSizeLimit(t *testing.T) {
+	e, _ := openEngine(t, Options{ItemCollectionSizeLimit: 3000}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	pad := strings.Repeat("x", 1400)
+	put := func(sk int) string {
+		return fmt.Sprintf(`{"Put":{"TableName":"ixt","Item":{"pk":{"S":"p"},"sk":{"N":"%d"},"n":{"N":"1"},"pad":{"S":"%s"}}}}`, sk, pad)
+	}
+	mustRun(t, e, (*Engine).TransactWriteItems, `{"TransactItems":[`+put(1)+`]}`)
+	_, err := run(e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Put":{"TableName":"ixt","Item":{"pk":{"S":"q"},"sk":{"N":"1"}}}},`+put(2)+`,`+put(3)+`]}`)
+	var de *ddberr.Error
+	if !errors.As(err, &de) || de.Code != ddberr.TransactionCanceledException ||
+		!strings.Contains(de.Message, "[None, ItemCollectionSizeLimitExceeded, None]") &&
+			!strings.Contains(de.Message, "[None, None, ItemCollectionSizeLimitExceeded]") {
+		t.Fatalf("got %v", err)
+	}
+	out := mustRun(t, e, (*Engine).GetItem, `{"TableName":"ixt","Key":{"pk":{"S":"q"},"sk":{"N":"1"}}}`)
+	if out.Item != nil {
+		t.Fatal("the cancelled transaction's first Put was written")
+	}
+}
