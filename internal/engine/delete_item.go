@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dynago/dynago/internal/api"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/storage"
 )
 
@@ -14,9 +13,8 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
 func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
-	var ct *catalog.Table
-	var ck []byte
-	err := e.updateChecked(ctx, func(tx storage.Txn) error {
+	var target itemTarget
+	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
@@ -27,7 +25,7 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 			return err
 		}
 		key := storageKey(t, k)
-		ct, ck = t, key
+		target = itemTarget{t, key}
 		old, oldSize, err := readOld(tx, key, in.Condition != nil || hasIndexes(t))
 		if err != nil {
 			return err
@@ -50,7 +48,7 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
-	}, e.itemConflict(ctx, &ct, &ck))
+	})
 	if err != nil {
 		return nil, err
 	}

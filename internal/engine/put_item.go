@@ -6,7 +6,6 @@ import (
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
@@ -20,9 +19,8 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 	size := in.Item.Size()
 	stored := encodeItem(in.Item, size)
 	out := &api.ItemOutput{Member: "Attributes"}
-	var ct *catalog.Table
-	var ck []byte
-	err := e.updateChecked(ctx, func(tx storage.Txn) error {
+	var target itemTarget
+	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
@@ -42,7 +40,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 			}
 		}
 		key := storageKey(t, k)
-		ct, ck = t, key
+		target = itemTarget{t, key}
 		// A plain put need not read the item it replaces: concurrent puts
 		// of one key are last-writer-wins in DynamoDB too. Index
 		// maintenance needs the old item's index keys.
@@ -69,7 +67,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
-	}, e.itemConflict(ctx, &ct, &ck))
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -563,15 +563,22 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 	return out, nil
 }
 
-// itemConflict returns the conflict hook of a single-item write that
-// records its table and item key in *t and *key: a collision with a
-// transaction that committed on the item since the attempt began is
-// TransactionConflictException, as in DynamoDB, instead of a retry.
-func (e *Engine) itemConflict(ctx context.Context, t **catalog.Table, key *[]byte) func(time.Time) error {
-	return func(began time.Time) error {
-		if *t != nil && *key != nil && e.transactionSince(ctx, *t, *key, began) {
+// itemTarget is the item a single-item write works on: its table and
+// storage key, recorded by the write for its conflict check.
+type itemTarget struct {
+	t   *catalog.Table
+	key []byte
+}
+
+// updateItem runs a single-item write (PutItem, UpdateItem, DeleteItem)
+// like update; fn records the item it writes in *target. A collision
+// with a transaction that committed on that item since the attempt began
+// is TransactionConflictException, as in DynamoDB, instead of a retry.
+func (e *Engine) updateItem(ctx context.Context, target *itemTarget, fn func(tx storage.Txn) error) error {
+	return e.updateChecked(ctx, fn, func(began time.Time) error {
+		if target.t != nil && e.transactionSince(ctx, target.t, target.key, began) {
 			return errTransactionConflict()
 		}
 		return nil
-	}
+	})
 }

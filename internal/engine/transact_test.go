@@ -203,17 +203,15 @@ func TestTransact_SingleWriteCollision(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := storageKey(tab, k)
-	hook := e.itemConflict(t.Context(), &tab, &key)
-	if err := hook(before); !isCancelled(err, ddberr.TransactionConflictException) {
-		t.Fatalf("write begun before the transaction: %v, want TransactionConflictException", err)
+	if !e.transactionSince(t.Context(), tab, key, before) {
+		t.Fatal("a write begun before the transaction does not see it")
 	}
-	if err := hook(after); err != nil {
-		t.Fatalf("write begun after the transaction: %v", err)
+	if e.transactionSince(t.Context(), tab, key, after) {
+		t.Fatal("a write begun after the transaction sees it")
 	}
-	other := key[:len(key)-1]
-	other = append(other, 'y')
-	if err := e.itemConflict(t.Context(), &tab, &other)(before); err != nil {
-		t.Fatalf("another item: %v", err)
+	other := append(key[:len(key)-1:len(key)-1], 'y')
+	if e.transactionSince(t.Context(), tab, other, before) {
+		t.Fatal("another item sees the transaction")
 	}
 }
 

@@ -18,9 +18,8 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
-	var ct *catalog.Table
-	var ck []byte
-	err := e.updateChecked(ctx, func(tx storage.Txn) error {
+	var target itemTarget
+	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
 		if err != nil {
@@ -34,7 +33,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 			return err
 		}
 		key := storageKey(t, k)
-		ct, ck = t, key
+		target = itemTarget{t, key}
 		old, oldSize, err := readOld(tx, key, true)
 		if err != nil {
 			return err
@@ -58,7 +57,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
-	}, e.itemConflict(ctx, &ct, &ck))
+	})
 	if err != nil {
 		return nil, err
 	}
