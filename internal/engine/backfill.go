@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/keycodec"
@@ -16,8 +15,10 @@ import (
 // write after that commit maintains it. The backfill adds entries for the
 // items that were already there: it walks the table in batches, each one
 // transaction that re-reads its items with Get (joining the read set), so
-// a batch that races a write to one of its items conflicts and is
-// retried rather than indexing a stale version. Batches also read the
+// a batch that races a write to one of its items conflicts and is redone,
+// at half the size, rather than indexing a stale version: on a busy table
+// batches shrink until they slip between writes, so the backfill always
+// progresses. Batches also read the
 // catalog, so a batch cannot outlive its index being deleted. Items whose
 // index key attributes have the wrong type or an empty value are skipped,
 // as DynamoDB skips them. When the walk ends, the index's Backfilling
@@ -25,7 +26,9 @@ import (
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html
 
-// backfillBatch is how many items one backfill transaction indexes.
+// backfillBatch is how many items one backfill transaction indexes at
+// most; a batch that meets a conflicting write is redone at half the
+// size (down to one item), and sizes grow back after successes.
 const backfillBatch = 256
 
 var errIndexGone = errors.New("engine: index no longer exists")
@@ -82,9 +85,10 @@ func (e *Engine) resumeBackfills() {
 func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum uint16) error {
 	lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: table})
 	start := lo
+	batch := backfillBatch
 	for start != nil {
 		var next []byte
-		err := e.update(ctx, func(tx storage.Txn) error {
+		err := e.attempt(ctx, func(tx storage.Txn) error {
 			t, ix, err := e.backfillTarget(tx, name, table, ixNum)
 			if err != nil {
 				return err
@@ -94,14 +98,14 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 				return err
 			}
 			var keys [][]byte
-			for len(keys) < backfillBatch && it.Next() {
+			for len(keys) < batch && it.Next() {
 				keys = append(keys, append([]byte(nil), it.Key()...))
 			}
 			if err := it.Close(); err != nil {
 				return err
 			}
 			next = nil
-			if len(keys) == backfillBatch {
+			if len(keys) == batch {
 				next = successor(keys[len(keys)-1])
 			}
 			for _, k := range keys {
@@ -126,20 +130,16 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 			}
 			return nil
 		})
-		if err != nil {
-			if errors.Is(err, errIndexGone) || ctx.Err() != nil {
-				return err
-			}
-			// Conflicts beyond the retry budget (a busy table): pause and
-			// redo the batch.
-			e.opts.Logger.Warn("index backfill batch failed; retrying", "table", name, "err", err)
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(100 * time.Millisecond):
-			}
+		switch {
+		case errors.Is(err, storage.ErrConflict):
+			// A write hit an item of the batch: redo it smaller, so that
+			// the backfill progresses however busy the table is.
+			batch = max(batch/2, 1)
 			continue
+		case err != nil:
+			return err
 		}
+		batch = min(batch*2, backfillBatch)
 		start = next
 	}
 	err := e.update(ctx, func(tx storage.Txn) error {

@@ -223,33 +223,38 @@ func (e *Engine) update(ctx context.Context, fn func(tx storage.Txn) error) erro
 // the retries (single-item writes use it to answer a collision with a
 // transaction as DynamoDB does).
 func (e *Engine) updateChecked(ctx context.Context, fn func(tx storage.Txn) error, conflict func(began time.Time) error) error {
-	for attempt := 0; ; attempt++ {
+	for n := 1; ; n++ {
 		began := e.opts.Now()
-		if err := ctx.Err(); err != nil {
+		err := e.attempt(ctx, fn)
+		if !errors.Is(err, storage.ErrConflict) {
 			return err
 		}
-		tx, err := e.store.Begin(ctx, storage.ReadWrite)
-		if err != nil {
-			return err
-		}
-		if err := fn(tx); err != nil {
-			tx.Rollback()
-			return err
-		}
-		err = tx.Commit()
-		if errors.Is(err, storage.ErrConflict) {
-			if conflict != nil {
-				if err := conflict(began); err != nil {
-					return err
-				}
+		if conflict != nil {
+			if err := conflict(began); err != nil {
+				return err
 			}
-			if attempt+1 >= e.opts.MaxRetries {
-				return ddberr.New(ddberr.TransactionConflictException, "Transaction is ongoing for the item")
-			}
-			continue
 		}
+		if n >= e.opts.MaxRetries {
+			return ddberr.New(ddberr.TransactionConflictException, "Transaction is ongoing for the item")
+		}
+	}
+}
+
+// attempt runs fn in one read-write transaction and commits it once; a
+// conflict is returned as storage.ErrConflict for the caller to handle.
+func (e *Engine) attempt(ctx context.Context, fn func(tx storage.Txn) error) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
+	tx, err := e.store.Begin(ctx, storage.ReadWrite)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // newTableID returns a random version-4 UUID.
