@@ -128,7 +128,7 @@ func (in *PutItemInput) Decode(r *wire.Reader) error {
 // Validate checks the request without the table. Its messages come in
 // the single-error envelope, as DynamoDB's current validation layer sends
 // them for PutItem.
-func (in *PutItemInput) Validate() error { return envelope(in.validateWith("item", in.Item)) }
+func (in *PutItemInput) Validate() error { return envelope(in.validateWith("", "item", in.Item)) }
 
 // DeleteItemInput is the DeleteItem request.
 //
@@ -145,7 +145,7 @@ func (in *DeleteItemInput) Decode(r *wire.Reader) error {
 
 // Validate checks the request without the table, in the single-error
 // envelope DynamoDB uses for DeleteItem.
-func (in *DeleteItemInput) Validate() error { return envelope(in.validateWith("key", in.Key)) }
+func (in *DeleteItemInput) Validate() error { return envelope(in.validateWith("", "key", in.Key)) }
 
 // decodeWith decodes a PutItem or DeleteItem request: the common write
 // members and one item-shaped member, name, into dst.
@@ -165,9 +165,10 @@ func (w *CommonWrite) decodeWith(r *wire.Reader, shape, name string, dst *attr.I
 // validateWith checks a PutItem or DeleteItem request whose item-shaped
 // member (path "item" or "key") is item, in DynamoDB's order: member
 // constraints, expression members, the item's values, ReturnValues (only
-// NONE and ALL_OLD), then the condition.
-func (w *CommonWrite) validateWith(path string, item attr.Item) error {
-	var c constraints
+// NONE and ALL_OLD), then the condition. prefix is the member path of a
+// transaction's action ("" for the operation itself).
+func (w *CommonWrite) validateWith(prefix, path string, item attr.Item) error {
+	c := constraints{prefix: prefix}
 	w.constraints(&c)
 	if item == nil {
 		c.add("", true, path, "Member must not be null")
@@ -237,8 +238,12 @@ func (in *GetItemInput) Decode(r *wire.Reader) error {
 }
 
 // Validate checks the request without the table.
-func (in *GetItemInput) Validate() error {
-	var c constraints
+func (in *GetItemInput) Validate() error { return in.validateAt("") }
+
+// validateAt is Validate with constraint paths under prefix (a
+// TransactGetItems Get).
+func (in *GetItemInput) validateAt(prefix string) error {
+	c := constraints{prefix: prefix}
 	c.name("tableName", in.TableName, true)
 	if in.Key == nil {
 		c.add("", true, "key", "Member must not be null")

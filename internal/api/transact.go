@@ -198,19 +198,25 @@ func (in *TransactWriteItemsInput) Validate() error {
 	}
 	for i := range in.TransactItems {
 		it := &in.TransactItems[i]
-		if it.actionCount() != 1 {
+		switch it.actionCount() {
+		case 0:
+			// Source: docs/research-transactions.md §3 (us-east-1's text).
+			return ddberr.Validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+		case 1:
+		default:
 			return ddberr.Validation("TransactItems can only contain one of Check, Put, Update or Delete")
 		}
+		p := "transactItems." + strconv.Itoa(i+1) + ".member."
 		var err error
 		switch {
 		case it.ConditionCheck != nil:
-			err = it.ConditionCheck.validateWith("key", it.ConditionCheck.Key)
+			err = it.ConditionCheck.validateWith(p+"conditionCheck.", "key", it.ConditionCheck.Key)
 		case it.Put != nil:
-			err = it.Put.validateWith("item", it.Put.Item)
+			err = it.Put.validateWith(p+"put.", "item", it.Put.Item)
 		case it.Delete != nil:
-			err = it.Delete.validateWith("key", it.Delete.Key)
+			err = it.Delete.validateWith(p+"delete.", "key", it.Delete.Key)
 		case it.Update != nil:
-			err = it.Update.validate()
+			err = it.Update.validate(p + "update.")
 		}
 		if err != nil {
 			return err
@@ -284,8 +290,8 @@ func (in *TransactGetItemsInput) Validate() error {
 	if err := tooManyItems(len(in.Gets)); err != nil {
 		return err
 	}
-	for _, g := range in.Gets {
-		if err := g.Validate(); err != nil {
+	for i, g := range in.Gets {
+		if err := g.validateAt("transactItems." + strconv.Itoa(i+1) + ".member.get."); err != nil {
 			return err
 		}
 	}

@@ -73,10 +73,12 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 
 // Validate checks the request without the table, in the single-error
 // envelope DynamoDB uses for UpdateItem.
-func (in *UpdateItemInput) Validate() error { return envelope(in.validate()) }
+func (in *UpdateItemInput) Validate() error { return envelope(in.validate("")) }
 
-func (in *UpdateItemInput) validate() error {
-	var c constraints
+// validate checks the request; prefix is the member path of a
+// transaction's Update ("" for UpdateItem itself).
+func (in *UpdateItemInput) validate(prefix string) error {
+	c := constraints{prefix: prefix}
 	in.constraints(&c)
 	if in.Key == nil {
 		c.add("", true, "key", "Member must not be null")

@@ -27,6 +27,9 @@ import (
 //	satisfy constraint: Member must ...; Value null at ...
 type constraints struct {
 	list []string
+	// prefix is prepended to every path: the member path of a nested
+	// request, e.g. "transactItems.1.member.put." for a transaction's Put.
+	prefix string
 }
 
 // maxConstraintErrors is how many violations Coral reports at most.
@@ -40,7 +43,7 @@ func (c *constraints) add(value string, null bool, path, constraint string) {
 	if !null {
 		v = "'" + value + "'"
 	}
-	c.list = append(c.list, "Value "+v+" at '"+path+"' failed to satisfy constraint: "+constraint)
+	c.list = append(c.list, "Value "+v+" at '"+c.prefix+path+"' failed to satisfy constraint: "+constraint)
 }
 
 func (c *constraints) err() error {

@@ -66,6 +66,9 @@ type txnAction struct {
 	update *api.UpdateItemInput
 	// charged is what the write cost the table's indexes.
 	charged indexChange
+	// fatal is an error of the action that rejects the whole request
+	// rather than cancelling it (an update that empties an index key).
+	fatal error
 }
 
 // TransactWriteItems applies up to 100 actions atomically, or none when an
@@ -138,6 +141,9 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 			a := &actions[i]
 			if reasons[i].code == "" {
 				if r, ok := a.evaluate(); !ok {
+					if a.fatal != nil {
+						return a.fatal
+					}
 					reasons[i] = r
 				}
 			}
@@ -373,6 +379,11 @@ func (a *txnAction) evaluate() (cancelReason, bool) {
 	case "Update":
 		item, _, size, err := applyUpdate(a.t, a.update, a.old)
 		if err != nil {
+			if isEmptyKeyError(err) {
+				// Source: docs/research-transactions.md §2 ("Update: SET
+				// index key to an empty string": whole request).
+				a.fatal = err
+			}
 			return validationReason(err), false
 		}
 		a.item, a.size, a.stored = item, size, encodeItem(item, size)
@@ -529,6 +540,7 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 		return nil, cancelled(reasons)
 	}
 	capacity := map[string]*api.ConsumedCapacity{}
+	total := 0
 	for i, g := range in.Gets {
 		t, key := tables[i], keys[i]
 		raw, err := tx.Get(key)
@@ -541,6 +553,12 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 			var js []byte
 			if size, js, err = splitItem(raw); err != nil {
 				return nil, err
+			}
+			if total += size; total > api.MaxTransactBytes {
+				// Source: API_TransactGetItems ("The aggregate size of the
+				// items in the transaction exceeded 4 MB"); the exact
+				// message is not known.
+				return nil, ddberr.Validation("The aggregate size of the items in the transaction exceeded 4 MB")
 			}
 			if out.Responses[i], err = projectJSON(js, g.Projection); err != nil {
 				return nil, err

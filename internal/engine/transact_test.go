@@ -297,3 +297,29 @@ func TestTransact_ItemCollectionSizeLimit(t *testing.T) {
 		t.Fatal("the cancelled transaction's first Put was written")
 	}
 }
+
+// TestTransact_WholeRequestErrors: an Update that would empty a GSI key
+// rejects the whole request (not a cancellation reason), and a
+// TransactGetItems whose items add up to more than 4 MB is rejected.
+// Sources: docs/research-transactions.md §2; API_TransactGetItems.
+func TestTransact_WholeRequestErrors(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	mustRun(t, e, (*Engine).PutItem, `{"TableName":"ixt","Item":{"pk":{"S":"p"},"sk":{"N":"1"},"g":{"S":"x"}}}`)
+	_, err := run(e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Update":{"TableName":"ixt","Key":{"pk":{"S":"p"},"sk":{"N":"1"}},"UpdateExpression":"SET g = :e","ExpressionAttributeValues":{":e":{"S":""}}}}]}`)
+	if !isCancelled(err, ddberr.ValidationException) || !strings.Contains(err.Error(), "update a secondary index key") {
+		t.Fatalf("emptying an index key: %v", err)
+	}
+	pad := strings.Repeat("x", 390_000)
+	gets := ""
+	for i := 0; i < 11; i++ {
+		mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"big"},"sk":{"N":"%d"},"pad":{"S":"%s"}}}`, i, pad))
+		if i > 0 {
+			gets += ","
+		}
+		gets += fmt.Sprintf(`{"Get":{"TableName":"ixt","Key":{"pk":{"S":"big"},"sk":{"N":"%d"}}}}`, i)
+	}
+	if _, err := run(e, (*Engine).TransactGetItems, `{"TransactItems":[`+gets+`]}`); !isCancelled(err, ddberr.ValidationException) {
+		t.Fatalf("4.3 MB of items: %v", err)
+	}
+}
