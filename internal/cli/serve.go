@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -115,7 +116,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, ItemCollectionSizeLimit: o.collLimit})
 	srv := server.New(eng, server.Options{Logger: logger})
+	var fresh freshConns
 	httpSrv := &http.Server{
+		ConnState:         fresh.track,
 		Handler:           srv,
 		ReadHeaderTimeout: 30 * time.Second,
 		// A request body (at most 16 MB) must arrive within a minute, so
@@ -146,6 +149,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		stop() // a second signal now ends the process at once
 		logger.Info("shutting down: waiting for in-flight requests")
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		// Connections that never sent a request would hold Shutdown for
+		// 5 s (golang/go#22682); SDKs open such spares under load.
+		go func() {
+			for shutdownCtx.Err() == nil {
+				fresh.closeAll()
+				time.Sleep(50 * time.Millisecond)
+			}
+		}()
 		err = httpSrv.Shutdown(shutdownCtx)
 		cancel()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -164,4 +175,33 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		logger.Info("stopped: storage closed")
 	}
 	return err
+}
+
+// freshConns tracks the server's connections that have not yet sent a
+// request (http.StateNew), so that shutdown can close them at once.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if state == http.StateNew {
+		if f.conns == nil {
+			f.conns = map[net.Conn]struct{}{}
+		}
+		f.conns[c] = struct{}{}
+		return
+	}
+	delete(f.conns, c)
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+		delete(f.conns, c)
+	}
 }
