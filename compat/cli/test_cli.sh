@@ -706,6 +706,24 @@ call_check "delete-table seed 001 app table" '
 assert r["TableDescription"]["TableStatus"] == "DELETING", r
 ' delete-table --table-name "$AT"
 
+# ------------------------------------------------------------------ Time to Live
+# UpdateTimeToLive / DescribeTimeToLive (API reference); messages in
+# docs/research-ttl.md.
+call_check "describe-time-to-live of a new table: DISABLED" '
+assert r == {"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}, r
+' describe-time-to-live --table-name "$T"
+call_check "update-time-to-live enables TTL on expiresAt" '
+assert r == {"TimeToLiveSpecification": {"AttributeName": "expiresAt", "Enabled": True}}, r
+' update-time-to-live --table-name "$T" --time-to-live-specification "Enabled=true,AttributeName=expiresAt"
+call_check "describe-time-to-live: ENABLED on expiresAt" '
+assert r == {"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": "expiresAt"}}, r
+' describe-time-to-live --table-name "$T"
+expect_error "update-time-to-live twice -> ValidationException" ValidationException \
+  "TimeToLive is already enabled" update-time-to-live --table-name "$T" --time-to-live-specification "Enabled=true,AttributeName=expiresAt"
+call_check "update-time-to-live disables TTL" '
+assert r["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": False}, r
+' update-time-to-live --table-name "$T" --time-to-live-specification "Enabled=false,AttributeName=expiresAt"
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

@@ -78,10 +78,48 @@ type Table struct {
 	// were declared (GSIs added by UpdateTable at the end).
 	GSIs []*Index `json:"gsis,omitempty"`
 	LSIs []*Index `json:"lsis,omitempty"`
+	// TTL is the table's Time to Live setting; nil when never set.
+	TTL *TTL `json:"ttl,omitempty"`
 	// LastIndex is the last index number allocated in this table: index
 	// numbers name key spaces (keycodec.Space.Index) and are never reused,
 	// so an index re-created under an old name never sees old entries.
 	LastIndex uint16 `json:"lastIndex,omitempty"`
+}
+
+// TTL is a table's Time to Live setting.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
+type TTL struct {
+	AttributeName string `json:"attr"`
+	Enabled       bool   `json:"on"`
+	// ChangedAt is when it was last enabled or disabled (Unix ns);
+	// Settled is when that change completes (ENABLING → ENABLED,
+	// DISABLING → DISABLED).
+	ChangedAt int64 `json:"at"`
+	Settled   int64 `json:"settled,omitempty"`
+}
+
+// TTL statuses.
+const (
+	TTLEnabling  = "ENABLING"
+	TTLEnabled   = "ENABLED"
+	TTLDisabling = "DISABLING"
+	TTLDisabled  = "DISABLED"
+)
+
+// Status returns the TTL status at time now (DISABLED for nil).
+func (t *TTL) Status(now time.Time) string {
+	switch {
+	case t == nil:
+		return TTLDisabled
+	case t.Enabled && now.UnixNano() < t.Settled:
+		return TTLEnabling
+	case t.Enabled:
+		return TTLEnabled
+	case now.UnixNano() < t.Settled:
+		return TTLDisabling
+	}
+	return TTLDisabled
 }
 
 // Projection types.

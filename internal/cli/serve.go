@@ -32,6 +32,7 @@ type serveOptions struct {
 	logLevel    string
 	createDelay time.Duration
 	gsiLag      time.Duration
+	ttlSweep    time.Duration
 	collLimit   int64
 	cpuProfile  string
 }
@@ -58,6 +59,7 @@ in-flight requests finish.`,
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")
+	f.DurationVar(&o.ttlSweep, "ttl-sweep", 5*time.Second, "how often items past their Time to Live are deleted (DynamoDB: within days; 0: never)")
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
@@ -109,12 +111,12 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	if o.gsiLag < 0 || o.collLimit <= 0 {
+	if o.gsiLag < 0 || o.collLimit <= 0 || o.ttlSweep < 0 {
 		store.Close()
 		ln.Close()
-		return usageError{fmt.Errorf("--gsi-lag must not be negative and --item-collection-size-limit must be positive")}
+		return usageError{fmt.Errorf("--gsi-lag and --ttl-sweep must not be negative and --item-collection-size-limit must be positive")}
 	}
-	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, ItemCollectionSizeLimit: o.collLimit})
+	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, TTLSweep: o.ttlSweep, ItemCollectionSizeLimit: o.collLimit})
 	srv := server.New(eng, server.Options{Logger: logger})
 	var fresh freshConns
 	httpSrv := &http.Server{

@@ -59,6 +59,9 @@ type Options struct {
 	// index by this long, as DynamoDB's asynchronous GSI updates do; 0
 	// (the default) applies them in the write's transaction.
 	GSILag time.Duration
+	// TTLSweep is how often expired items are deleted; 0 means never (the
+	// engine's tests sweep by hand). DynamoDB sweeps within hours or days.
+	TTLSweep time.Duration
 }
 
 // Engine serves DynamoDB operations on a storage.Store. It is safe for
@@ -123,6 +126,13 @@ func New(store storage.Store, opts Options) *Engine {
 		defer e.bg.Done()
 		e.resumeBackfills()
 	}()
+	if opts.TTLSweep > 0 {
+		e.bg.Add(1)
+		go func() {
+			defer e.bg.Done()
+			e.expireLoop(opts.TTLSweep)
+		}()
+	}
 	if opts.GSILag > 0 {
 		e.bg.Add(1)
 		go func() {

@@ -22,6 +22,8 @@ var ops = map[string]opFunc{
 	"ListTables":         handle((*engine.Engine).ListTables),
 	"DeleteTable":        handle((*engine.Engine).DeleteTable),
 	"UpdateTable":        handle((*engine.Engine).UpdateTable),
+	"UpdateTimeToLive":   handle((*engine.Engine).UpdateTimeToLive),
+	"DescribeTimeToLive": handle((*engine.Engine).DescribeTimeToLive),
 	"PutItem":            handle((*engine.Engine).PutItem),
 	"GetItem":            handle((*engine.Engine).GetItem),
 	"DeleteItem":         handle((*engine.Engine).DeleteItem),
