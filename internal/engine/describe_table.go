@@ -17,15 +17,7 @@ import (
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (e *Engine) DescribeTable(ctx context.Context, in *api.TableNameInput) (*api.TableDescriptionOutput, error) {
-	var t *catalog.Table
-	err := e.read(ctx, func(tx storage.Txn) error {
-		var err error
-		t, err = e.lookup(tx, *in.TableName)
-		return err
-	})
-	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, ddberr.TableNotFoundNamed(*in.TableName)
-	}
+	t, err := e.namedTable(ctx, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +26,22 @@ func (e *Engine) DescribeTable(ctx context.Context, in *api.TableNameInput) (*ap
 		return nil, err
 	}
 	return &api.TableDescriptionOutput{Member: "Table", Table: e.describe(ctx, t, st)}, nil
+}
+
+// namedTable returns the table named name in any status, or
+// ResourceNotFoundException naming it (the control-plane operations'
+// answer for a missing table).
+func (e *Engine) namedTable(ctx context.Context, name string) (*catalog.Table, error) {
+	var t *catalog.Table
+	err := e.read(ctx, func(tx storage.Txn) error {
+		var err error
+		t, err = e.lookup(tx, name)
+		return err
+	})
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, ddberr.TableNotFoundNamed(name)
+	}
+	return t, err
 }
 
 // describe builds a TableDescription.

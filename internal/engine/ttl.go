@@ -90,15 +90,7 @@ func checkTTLChange(cur *catalog.TTL, attrName string, enable bool, now time.Tim
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
 func (e *Engine) DescribeTimeToLive(ctx context.Context, in *api.TableNameInput) (*api.DescribeTimeToLiveOutput, error) {
-	var t *catalog.Table
-	err := e.read(ctx, func(tx storage.Txn) error {
-		var err error
-		t, err = e.lookup(tx, *in.TableName)
-		return err
-	})
-	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, ddberr.TableNotFoundNamed(*in.TableName)
-	}
+	t, err := e.namedTable(ctx, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
