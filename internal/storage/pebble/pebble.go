@@ -29,6 +29,13 @@
 // commit; an iterator is itself a consistent view); Snapshot transactions
 // read a Pebble snapshot.
 //
+// # Stamped writes
+//
+// SetStamped keys get their stamp inside the commit mutex, right before
+// the batch is applied, from a counter that the same batch persists at
+// the reserved key "\x00stamp"; Open reads it back. Batches are applied
+// in mutex order, so stamps become visible in increasing order.
+//
 // # Read cache
 //
 // Keys chosen by Options.ReadCached (for dynago, the catalog: small, read
@@ -44,6 +51,7 @@ package pebble
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -90,6 +98,8 @@ type Store struct {
 	mu      sync.Mutex
 	recent  map[string]uint64 // key → sequence number of its last write
 	horizon uint64            // writes at or before this were dropped from recent
+
+	stamp uint64 // last commit stamp issued; guarded by mu
 
 	readCached func(key []byte) bool
 	cache      sync.Map // string key → cached; written only with mu held
@@ -147,8 +157,23 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
 	}
-	return &Store{db: db, recent: make(map[string]uint64), readCached: opts.ReadCached}, nil
+	s := &Store{db: db, recent: make(map[string]uint64), readCached: opts.ReadCached}
+	switch v, err := get(db, stampKey); {
+	case errors.Is(err, storage.ErrNotFound):
+	case err != nil:
+		db.Close()
+		return nil, fmt.Errorf("read commit stamp: %w", err)
+	case len(v) != storage.StampedKeyLen:
+		db.Close()
+		return nil, fmt.Errorf("corrupt commit stamp %x", v)
+	default:
+		s.stamp = binary.BigEndian.Uint64(v)
+	}
+	return s, nil
 }
+
+// stampKey holds the last commit stamp issued (8 bytes, big-endian).
+var stampKey = []byte("\x00stamp")
 
 // Close closes the database. A second Close returns an error.
 func (s *Store) Close() error {
@@ -246,10 +271,29 @@ func (s *Store) commit(t *rwTxn) error {
 			return storage.ErrConflict
 		}
 	}
+	stamp := s.stamp
+	if len(t.stamped) > 0 {
+		stamp++
+		var st [storage.StampedKeyLen]byte
+		binary.BigEndian.PutUint64(st[:], stamp)
+		for _, w := range t.stamped {
+			key := make([]byte, 0, len(w.prefix)+len(st)+len(w.suffix))
+			key = append(append(append(key, w.prefix...), st[:]...), w.suffix...)
+			if err := t.batch.Set(key, w.value, nil); err != nil {
+				s.mu.Unlock()
+				return err
+			}
+		}
+		if err := t.batch.Set(stampKey, st[:], nil); err != nil {
+			s.mu.Unlock()
+			return err
+		}
+	}
 	if err := s.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
 		s.mu.Unlock()
 		return fmt.Errorf("pebble apply: %w", err)
 	}
+	s.stamp = stamp
 	seq := s.seq.Load() + 1
 	for _, w := range t.writes {
 		s.recent[w.key] = seq
@@ -321,15 +365,21 @@ type write struct {
 	delete bool
 }
 
+// stampedWrite is a SetStamped call, keyed when the stamp is known.
+type stampedWrite struct {
+	prefix, suffix, value []byte
+}
+
 // rwTxn is a read-write transaction. Transactions are small (one item, or
 // a batch of at most a hundred), so the read and write sets are slices.
 type rwTxn struct {
-	s      *Store
-	start  uint64
-	reads  []string
-	writes []write
-	batch  *pebble.Batch
-	done   bool
+	s       *Store
+	start   uint64
+	reads   []string
+	writes  []write
+	stamped []stampedWrite
+	batch   *pebble.Batch
+	done    bool
 }
 
 var errFinished = errors.New("pebble: transaction finished")
@@ -373,6 +423,18 @@ func (t *rwTxn) Set(key, value []byte) error {
 	return nil
 }
 
+func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
+	if t.done {
+		return errFinished
+	}
+	t.stamped = append(t.stamped, stampedWrite{
+		prefix: append([]byte(nil), prefix...),
+		suffix: append([]byte(nil), suffix...),
+		value:  append([]byte(nil), value...),
+	})
+	return nil
+}
+
 func (t *rwTxn) Delete(key []byte) error {
 	if t.done {
 		return errFinished
@@ -386,7 +448,7 @@ func (t *rwTxn) Commit() error {
 		return errFinished
 	}
 	t.done = true
-	if len(t.writes) == 0 {
+	if len(t.writes) == 0 && len(t.stamped) == 0 {
 		return nil
 	}
 	t.batch = t.s.db.NewBatch()
@@ -435,6 +497,9 @@ func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error
 
 func (t *roTxn) Set(key, value []byte) error { return storage.ErrReadOnly }
 func (t *roTxn) Delete(key []byte) error     { return storage.ErrReadOnly }
+func (t *roTxn) SetStamped(prefix, suffix, value []byte) error {
+	return storage.ErrReadOnly
+}
 
 func (t *roTxn) Commit() error {
 	t.Rollback()

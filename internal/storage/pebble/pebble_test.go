@@ -2,6 +2,7 @@ package pebble_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"sync"
@@ -150,5 +151,34 @@ func TestStore_ReadCache_DeleteRange(t *testing.T) {
 	}
 	if v, ok := storagetest.MustGet(t, s, "b1"); ok {
 		t.Fatalf("b1 = %q after DeleteRange", v)
+	}
+}
+
+// TestStore_Reopen_StampsKeepIncreasing: the commit stamp survives Close.
+func TestStore_Reopen_StampsKeepIncreasing(t *testing.T) {
+	dir := t.TempDir()
+	stampAt := func() uint64 {
+		s, err := pebble.Open(pebble.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		tx, _ := s.Begin(context.Background(), storage.ReadWrite)
+		tx.SetStamped([]byte("s/"), nil, []byte("v"))
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		ro, _ := s.Begin(context.Background(), storage.ReadOnly)
+		defer ro.Rollback()
+		it, _ := ro.Scan([]byte("s/"), []byte("s0"), true)
+		defer it.Close()
+		if !it.Next() {
+			t.Fatal("no stamped key")
+		}
+		return binary.BigEndian.Uint64(it.Key()[2:])
+	}
+	first := stampAt()
+	if second := stampAt(); second <= first {
+		t.Fatalf("stamp after reopen %d, want > %d", second, first)
 	}
 }

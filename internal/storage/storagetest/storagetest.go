@@ -4,6 +4,7 @@
 package storagetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,9 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Txn_Scan_OrderAndBounds", testScan},
 		{"Store_DeleteRange", testDeleteRange},
 		{"Txn_ConcurrentIncrements_AreSerializable", testIncrements},
+		{"Txn_SetStamped_SharesOneStampInCommitOrder", testStampOrder},
+		{"Txn_SetStamped_ReadersNeverSeeAGapFilled", testStampNoGaps},
+		{"Txn_SetStamped_ConflictWritesNothing", testStampConflict},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
@@ -298,5 +302,174 @@ func testIncrements(t *testing.T, s storage.Store) {
 	}
 	if v, _ := MustGet(t, s, "n"); v != strconv.Itoa(workers*each) {
 		t.Fatalf("n = %s, want %d", v, workers*each)
+	}
+}
+
+// commitStamped commits one transaction with SetStamped writes of each
+// suffix under prefix.
+func commitStamped(s storage.Store, prefix string, suffixes ...string) error {
+	tx, err := s.Begin(ctx, storage.ReadWrite)
+	if err != nil {
+		return err
+	}
+	for _, sfx := range suffixes {
+		if err := tx.SetStamped([]byte(prefix), []byte(sfx), []byte(sfx)); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// stampedKeys scans every key under prefix and returns (stamp, suffix)
+// pairs in key order.
+func stampedKeys(t testing.TB, s storage.Store, prefix string) (stamps []uint64, suffixes []string) {
+	t.Helper()
+	tx, err := s.Begin(ctx, storage.ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	it, err := tx.Scan([]byte(prefix), []byte(prefix+"\xff"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for it.Next() {
+		k := it.Key()[len(prefix):]
+		if len(k) < storage.StampedKeyLen {
+			t.Fatalf("stamped key %q too short", it.Key())
+		}
+		var st uint64
+		for _, b := range k[:storage.StampedKeyLen] {
+			st = st<<8 | uint64(b)
+		}
+		stamps = append(stamps, st)
+		suffixes = append(suffixes, string(k[storage.StampedKeyLen:]))
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return stamps, suffixes
+}
+
+// testStampOrder: the writes of one transaction share a stamp, later
+// commits get larger stamps, and commits without stamped writes consume
+// none.
+func testStampOrder(t *testing.T, s storage.Store) {
+	if err := commitStamped(s, "s/", "a", "b"); err != nil {
+		t.Fatal(err)
+	}
+	MustSet(t, s, "plain", "x")
+	if err := commitStamped(s, "s/", "a"); err != nil {
+		t.Fatal(err)
+	}
+	stamps, sfx := stampedKeys(t, s, "s/")
+	if len(stamps) != 3 || stamps[0] != stamps[1] || stamps[2] <= stamps[1] {
+		t.Fatalf("stamps %v suffixes %q: want [x x y] with y > x", stamps, sfx)
+	}
+	if sfx[0] != "a" || sfx[1] != "b" || sfx[2] != "a" {
+		t.Fatalf("suffixes %q, want [a b a]", sfx)
+	}
+	tx, err := s.Begin(ctx, storage.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.SetStamped([]byte("s/"), []byte("own"), []byte("v"))
+	if _, err := tx.Get([]byte("s/own")); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("Get of a stamped suffix: %v, want ErrNotFound", err)
+	}
+	tx.Rollback()
+	if n, _ := stampedKeys(t, s, "s/"); len(n) != 3 {
+		t.Fatalf("rolled-back stamped write is visible: %v", n)
+	}
+}
+
+// testStampNoGaps: while writers commit stamped keys, a reader that
+// repeatedly scans past the last key it saw must never later find a key
+// below it: stamps become visible in order.
+func testStampNoGaps(t *testing.T, s storage.Store) {
+	const workers, each = 4, 200
+	var wg sync.WaitGroup
+	errs := make(chan error, workers+1)
+	done, written := make(chan struct{}), make(chan struct{})
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if err := commitStamped(s, "g/", fmt.Sprintf("%d-%03d", w, i)); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	seen := 0
+	go func() {
+		defer close(done)
+		var last []byte // greatest key of the previous scan
+		for seen < workers*each {
+			tx, err := s.Begin(ctx, storage.ReadOnly)
+			if err != nil {
+				errs <- err
+				return
+			}
+			it, err := tx.Scan([]byte("g/"), []byte("g/\xff"), false)
+			if err != nil {
+				errs <- err
+				return
+			}
+			n := 0
+			var greatest []byte
+			for it.Next() {
+				n++
+				if n > seen && last != nil && bytes.Compare(it.Key(), last) <= 0 {
+					errs <- fmt.Errorf("key %q appeared below %q, which was read before it", it.Key(), last)
+					it.Close()
+					tx.Rollback()
+					return
+				}
+				greatest = append(greatest[:0], it.Key()...)
+			}
+			it.Close()
+			tx.Rollback()
+			select {
+			case <-written:
+				if n == seen {
+					return // a writer failed; its error is reported
+				}
+			default:
+			}
+			seen, last = n, greatest
+		}
+	}()
+	wg.Wait()
+	close(written)
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// testStampConflict: a transaction that fails its commit with ErrConflict
+// writes no stamped key.
+func testStampConflict(t *testing.T, s storage.Store) {
+	MustSet(t, s, "k", "0")
+	tx, err := s.Begin(ctx, storage.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Get([]byte("k")); err != nil {
+		t.Fatal(err)
+	}
+	MustSet(t, s, "k", "1")
+	tx.SetStamped([]byte("c/"), nil, []byte("v"))
+	tx.Set([]byte("k"), []byte("2"))
+	if err := tx.Commit(); !errors.Is(err, storage.ErrConflict) {
+		t.Fatalf("Commit = %v, want ErrConflict", err)
+	}
+	if st, _ := stampedKeys(t, s, "c/"); len(st) != 0 {
+		t.Fatalf("conflicting transaction wrote stamped keys at %v", st)
 	}
 }
