@@ -225,7 +225,7 @@ func (in *CreateTableInput) Validate() error {
 		if ss.StreamEnabled == nil {
 			c.add("", true, "streamSpecification.streamEnabled", "Member must not be null")
 		}
-		c.enum("streamSpecification.streamViewType", ss.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+		c.enum("streamSpecification.streamViewType", ss.StreamViewType, streamViewTypes...)
 	}
 	if sse := in.SSESpecification; sse != nil {
 		c.enum("sSESpecification.sSEType", sse.SSEType, "AES256", "KMS")
@@ -262,15 +262,13 @@ func (in *CreateTableInput) Validate() error {
 		}
 	}
 	if ss := in.StreamSpecification; ss != nil {
+		// Messages: docs/research-streams.md §1.2 (AWS's own texts name
+		// "UpdateViewType").
 		if *ss.StreamEnabled && ss.StreamViewType == nil {
-			return ddberr.InvalidParam("You must specify a StreamViewType when enabling streams")
+			return ddberr.InvalidParam("Table is being created with a stream enabled, UpdateViewType is required")
 		}
 		if !*ss.StreamEnabled && ss.StreamViewType != nil {
-			return ddberr.InvalidParam("You cannot specify a StreamViewType when streams are disabled")
-		}
-		if *ss.StreamEnabled {
-			// Streams are issue 6; refuse rather than drop the setting.
-			return ddberr.Validation("dynago does not support DynamoDB Streams yet")
+			return ddberr.InvalidParam("Table is being created with a stream disabled, UpdateViewType should not be specified")
 		}
 	}
 	if in.OnDemandThroughput != nil && !in.IsPayPerRequest() {
@@ -475,6 +473,12 @@ type TableDescription struct {
 	// LocalSecondaryIndexes and GlobalSecondaryIndexes, each omitted when
 	// empty.
 	LocalSecondaryIndexes, GlobalSecondaryIndexes []*IndexDescription
+	// StreamViewType is the enabled stream's view type ("" when no stream
+	// is enabled: StreamSpecification omitted); LatestStreamArn and
+	// LatestStreamLabel name the latest stream, enabled or not ("" when
+	// the table never had one).
+	StreamViewType                     string
+	LatestStreamArn, LatestStreamLabel string
 }
 
 // AppendJSON appends the description as a JSON object.
@@ -544,6 +548,18 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	if d.StreamViewType != "" {
+		dst = wire.AppendKey(dst, "StreamSpecification")
+		dst = append(dst, `{"StreamEnabled":true,"StreamViewType":`...)
+		dst = wire.AppendString(dst, d.StreamViewType)
+		dst = append(dst, '}')
+	}
+	if d.LatestStreamArn != "" {
+		dst = wire.AppendKey(dst, "LatestStreamLabel")
+		dst = wire.AppendString(dst, d.LatestStreamLabel)
+		dst = wire.AppendKey(dst, "LatestStreamArn")
+		dst = wire.AppendString(dst, d.LatestStreamArn)
+	}
 	if d.TableClass != "" {
 		dst = wire.AppendKey(dst, "TableClassSummary")
 		dst = append(dst, `{"TableClass":`...)
@@ -600,7 +616,13 @@ func (o *TableDescriptionOutput) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
+// streamViewTypes are the StreamViewType values in the order DynamoDB's
+// enum message lists them (docs/research-streams.md §1.1).
+var streamViewTypes = []string{"OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"}
+
 // StreamSpecification is a table's stream setting.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_StreamSpecification.html
 type StreamSpecification struct {
 	StreamEnabled  *bool
 	StreamViewType *string

@@ -27,6 +27,8 @@ type UpdateTableInput struct {
 	TableName                   *string
 	AttributeDefinitions        []AttributeDefinition
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate
+	// StreamSpecification enables or disables the table's stream.
+	StreamSpecification *StreamSpecification
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -47,7 +49,9 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 		case "GlobalSecondaryIndexUpdates":
 			in.hasUpdates, err = decodeGSIUpdates(r, &in.GlobalSecondaryIndexUpdates)
 			return err
-		case "BillingMode", "ProvisionedThroughput", "StreamSpecification", "SSESpecification", "ReplicaUpdates",
+		case "StreamSpecification":
+			return decodeStreamSpecification(r, &in.StreamSpecification)
+		case "BillingMode", "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
 			"TableClass", "DeletionProtectionEnabled", "OnDemandThroughput", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
@@ -121,14 +125,31 @@ func (in *UpdateTableInput) Validate() error {
 		}
 	}
 	attributeDefinitionConstraints(&c, in.AttributeDefinitions)
+	if ss := in.StreamSpecification; ss != nil {
+		if ss.StreamEnabled == nil {
+			c.add("", true, "streamSpecification.streamEnabled", "Member must not be null")
+		}
+		c.enum("streamSpecification.streamViewType", ss.StreamViewType, streamViewTypes...)
+	}
 	if err := c.err(); err != nil {
 		return err
 	}
-	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 {
+	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
 	if in.hasUpdates && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return ddberr.InvalidParam("List of GlobalSecondaryIndexUpdates is empty")
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		// Messages: docs/research-streams.md §1.3, §1.4.
+		switch {
+		case *ss.StreamEnabled && ss.StreamViewType == nil:
+			return ddberr.InvalidParam("If stream is being enabled then UpdateViewType is required")
+		case !*ss.StreamEnabled && ss.StreamViewType != nil:
+			return ddberr.InvalidParam("If stream is being disabled, then UpdateViewType must not be specified")
+		case len(in.GlobalSecondaryIndexUpdates) > 0:
+			return ddberr.InvalidParam("You cannot create or delete index while changing stream status")
+		}
 	}
 	if len(in.Unsupported) > 0 {
 		// Table-level changes are issue 11; refuse rather than ignore them.

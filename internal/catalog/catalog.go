@@ -80,6 +80,8 @@ type Table struct {
 	LSIs []*Index `json:"lsis,omitempty"`
 	// TTL is the table's Time to Live setting; nil when never set.
 	TTL *TTL `json:"ttl,omitempty"`
+	// Stream is the table's stream setting; nil when it never had one.
+	Stream *TableStream `json:"stream,omitempty"`
 	// LastIndex is the last index number allocated in this table: index
 	// numbers name key spaces (keycodec.Space.Index) and are never reused,
 	// so an index re-created under an old name never sees old entries.

@@ -33,6 +33,8 @@ type serveOptions struct {
 	createDelay time.Duration
 	gsiLag      time.Duration
 	ttlSweep    time.Duration
+	shards      int
+	rollover    time.Duration
 	collLimit   int64
 	cpuProfile  string
 }
@@ -60,6 +62,8 @@ in-flight requests finish.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")
 	f.DurationVar(&o.ttlSweep, "ttl-sweep", 5*time.Second, "how often items past their Time to Live are deleted (DynamoDB: within days; 0: never)")
+	f.IntVar(&o.shards, "stream-shards", engine.DefaultStreamShards, "shards a new DynamoDB stream starts with (DynamoDB: about one per partition)")
+	f.DurationVar(&o.rollover, "stream-rollover", engine.DefaultStreamRollover, "how long a stream shard stays open before a child shard continues it (DynamoDB: about 4h; e.g. 1m to exercise shard lineage)")
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
@@ -111,12 +115,15 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	if o.gsiLag < 0 || o.collLimit <= 0 || o.ttlSweep < 0 {
+	if o.gsiLag < 0 || o.collLimit <= 0 || o.ttlSweep < 0 || o.shards < 1 || o.shards > 1000 || o.rollover <= 0 {
 		store.Close()
 		ln.Close()
-		return usageError{fmt.Errorf("--gsi-lag and --ttl-sweep must not be negative and --item-collection-size-limit must be positive")}
+		return usageError{fmt.Errorf("--gsi-lag and --ttl-sweep must not be negative, --stream-rollover and --item-collection-size-limit must be positive and --stream-shards within 1..1000")}
 	}
-	eng := engine.New(store, engine.Options{Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, TTLSweep: o.ttlSweep, ItemCollectionSizeLimit: o.collLimit})
+	eng := engine.New(store, engine.Options{
+		Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, TTLSweep: o.ttlSweep, ItemCollectionSizeLimit: o.collLimit,
+		StreamShards: o.shards, StreamRollover: o.rollover, StreamUpkeep: max(10*time.Millisecond, min(time.Second, o.rollover/4)),
+	})
 	srv := server.New(eng, server.Options{Logger: logger})
 	var fresh freshConns
 	httpSrv := &http.Server{

@@ -48,7 +48,11 @@ const (
 	TransactionInProgressException           Code = "TransactionInProgressException"
 	IdempotentParameterMismatchException     Code = "IdempotentParameterMismatchException"
 	InternalServerError                      Code = "InternalServerError"
-	ServiceUnavailable                       Code = "ServiceUnavailable"
+	// ExpiredIteratorException and TrimmedDataAccessException are DynamoDB
+	// Streams errors.
+	ExpiredIteratorException   Code = "ExpiredIteratorException"
+	TrimmedDataAccessException Code = "TrimmedDataAccessException"
+	ServiceUnavailable         Code = "ServiceUnavailable"
 )
 
 const (
@@ -56,6 +60,10 @@ const (
 	nsService  = "com.amazon.coral.service"
 	nsAvail    = "com.amazon.coral.availability"
 	nsDynamo   = "com.amazonaws.dynamodb.v20120810"
+	// nsStreams is the DynamoDB Streams model's namespace for its own
+	// errors (the JS SDK v3 deserializer names it); the Streams API's
+	// other errors use nsDynamo. See docs/research-streams.md §5.
+	nsStreams = "com.amazonaws.dynamodb.streams.v20120810"
 )
 
 // entry is one catalog row.
@@ -74,6 +82,8 @@ var catalog = map[Code]entry{
 	UnrecognizedClientException:              {nsService, 400},
 	AccessDeniedException:                    {nsService, 400},
 	ResourceNotFoundException:                {nsDynamo, 400},
+	ExpiredIteratorException:                 {nsStreams, 400},
+	TrimmedDataAccessException:               {nsStreams, 400},
 	ResourceInUseException:                   {nsDynamo, 400},
 	ConditionalCheckFailedException:          {nsDynamo, 400},
 	ProvisionedThroughputExceededException:   {nsDynamo, 400},

@@ -76,6 +76,12 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 			return err
 		}
 		t.Number = n
+		t.Stream = nil
+		if ss := in.StreamSpecification; ss != nil && *ss.StreamEnabled {
+			if err := e.enableStream(tx, t, *ss.StreamViewType, now); err != nil {
+				return err
+			}
+		}
 		return catalog.Put(tx, t)
 	})
 	if err != nil {

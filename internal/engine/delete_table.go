@@ -37,6 +37,12 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
+		if streamed(t) {
+			// The stream stays readable (DISABLED) for 24 hours.
+			if err := e.disableStream(tx, name, t.Stream.Label, e.opts.Now()); err != nil {
+				return err
+			}
+		}
 		return catalog.Delete(tx, name)
 	})
 	if err != nil {

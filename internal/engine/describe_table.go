@@ -67,6 +67,13 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		d.AttributeDefinitions = append(d.AttributeDefinitions, [2]string{a.AttributeName, a.AttributeType})
 	}
 	d.TableClass = t.TableClass
+	if s := t.Stream; s != nil {
+		if s.Enabled {
+			d.StreamViewType = s.ViewType
+		}
+		d.LatestStreamLabel = s.Label
+		d.LatestStreamArn = e.streamArn(e.region(ctx), t.Name, s.Label)
+	}
 	d.MaxReadRequestUnits, d.MaxWriteRequestUnits = t.MaxReadRequestUnits, t.MaxWriteRequestUnits
 	if t.SSE != nil {
 		key := t.SSE.KMSMasterKeyID

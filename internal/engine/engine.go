@@ -62,6 +62,17 @@ type Options struct {
 	// TTLSweep is how often expired items are deleted; 0 means never (the
 	// engine's tests sweep by hand). DynamoDB sweeps within hours or days.
 	TTLSweep time.Duration
+	// StreamShards is how many shards a new stream starts with; 0 means
+	// DefaultStreamShards (4).
+	StreamShards int
+	// StreamRollover is how long a stream shard stays open before a child
+	// shard replaces it; 0 means DefaultStreamRollover (4 hours, as
+	// DynamoDB).
+	StreamRollover time.Duration
+	// StreamUpkeep is how often shards are rolled over and records past
+	// the 24-hour retention trimmed; 0 means never (the engine's tests
+	// call the upkeep by hand).
+	StreamUpkeep time.Duration
 }
 
 // Engine serves DynamoDB operations on a storage.Store. It is safe for
@@ -73,6 +84,10 @@ type Engine struct {
 	// tables caches decoded catalog descriptors by name, keyed by the
 	// stored bytes so that a change made by another node is seen at once.
 	tables sync.Map // name → *cachedTable
+
+	// streams caches decoded stream descriptors by catalog key, keyed by
+	// their stored bytes like tables.
+	streams sync.Map // string(catalog.StreamKey) → *cachedStream
 
 	// stats caches DescribeTable's ItemCount and TableSizeBytes.
 	statsMu sync.Mutex
@@ -114,6 +129,12 @@ func New(store storage.Store, opts Options) *Engine {
 	if opts.ItemCollectionSizeLimit == 0 {
 		opts.ItemCollectionSizeLimit = DefaultItemCollectionSizeLimit
 	}
+	if opts.StreamShards <= 0 {
+		opts.StreamShards = DefaultStreamShards
+	}
+	if opts.StreamRollover <= 0 {
+		opts.StreamRollover = DefaultStreamRollover
+	}
 	e := &Engine{store: store, opts: opts, stats: map[uint64]tableStats{}}
 	var id [8]byte
 	if _, err := rand.Read(id[:]); err != nil {
@@ -131,6 +152,13 @@ func New(store storage.Store, opts Options) *Engine {
 		go func() {
 			defer e.bg.Done()
 			e.expireLoop(opts.TTLSweep)
+		}()
+	}
+	if opts.StreamUpkeep > 0 {
+		e.bg.Add(1)
+		go func() {
+			defer e.bg.Done()
+			e.streamUpkeepLoop(opts.StreamUpkeep)
 		}()
 	}
 	if opts.GSILag > 0 {

@@ -460,14 +460,23 @@ func appendGB(dst []byte, gb float64) []byte {
 	return append(strconv.AppendInt(dst, int64(gb), 10), ".0"...)
 }
 
-// maintain keeps t's indexes and item collection in step with one item
-// write (old → item; either may be nil) and returns the
+// maintain keeps t's indexes, item collection and stream in step with
+// one item write (old → item; either may be nil) and returns the
 // ItemCollectionMetrics to report when metrics is set and the table has
 // LSIs.
 //
 // old is the replaced item (old.exists false: none), oldSize its size.
 // The returned indexChange says what the indexes were charged.
 func (e *Engine) maintain(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, metrics bool) ([]byte, indexChange, error) {
+	return e.maintainBy(tx, t, tk, old, oldSize, item, stored, size, metrics, false)
+}
+
+// maintainBy is maintain; byService marks a deletion by TTL in the
+// stream record.
+func (e *Engine) maintainBy(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, metrics, byService bool) ([]byte, indexChange, error) {
+	if err := e.recordChange(tx, t, tk, old, oldSize, item, stored, size, byService); err != nil {
+		return nil, indexChange{}, err
+	}
 	if len(t.GSIs) == 0 && len(t.LSIs) == 0 {
 		return nil, indexChange{}, nil
 	}
@@ -489,3 +498,7 @@ func (e *Engine) maintain(tx storage.Txn, t *catalog.Table, tk tableKey, old old
 
 // hasIndexes reports whether writes to t maintain secondary indexes.
 func hasIndexes(t *catalog.Table) bool { return len(t.GSIs) > 0 || len(t.LSIs) > 0 }
+
+// streamed reports whether writes to t write stream records (and so need
+// the item they replace).
+func streamed(t *catalog.Table) bool { return t.Stream != nil && t.Stream.Enabled }

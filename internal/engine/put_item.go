@@ -46,7 +46,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		// maintenance needs the old item's index keys.
 		var old oldItem
 		oldSize := 0
-		if indexed || in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) {
+		if indexed || streamed(t) || in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) {
 			if old, oldSize, err = readOld(tx, key, indexed || in.Condition != nil || in.ReturnValue() == "ALL_OLD"); err != nil {
 				return err
 			}

@@ -197,7 +197,7 @@ func (e *Engine) sweepTable(ctx context.Context, t *catalog.Table) (int, error) 
 			if err := tx.Delete(key); err != nil {
 				return err
 			}
-			if _, _, err := e.maintain(tx, cur, k, old, oldSize, nil, nil, 0, false); err != nil {
+			if _, _, err := e.maintainBy(tx, cur, k, old, oldSize, nil, nil, 0, false, true); err != nil {
 				return err
 			}
 			gone = true

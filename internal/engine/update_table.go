@@ -42,6 +42,11 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
+		if ss := in.StreamSpecification; ss != nil {
+			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
+				return err
+			}
+		}
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			switch {
 			case u.Create != nil:
@@ -86,7 +91,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	}
 	d := e.describe(ctx, t, st)
 	d.WarmRead, d.WarmWrite = 0, 0
-	if created != nil || deleted != nil {
+	if created != nil || deleted != nil || in.StreamSpecification != nil {
 		d.TableStatus = "UPDATING"
 	}
 	for _, id := range d.GlobalSecondaryIndexes {
@@ -108,6 +113,40 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}
+
+// changeStream enables or disables t's stream (the caller writes t).
+//
+// Messages: docs/research-streams.md §1.3, §1.4.
+func (e *Engine) changeStream(tx storage.Txn, t *catalog.Table, enable bool, viewType *string) error {
+	now := e.opts.Now()
+	if t.Stream != nil {
+		st, _, err := catalog.GetStream(tx, t.Name, t.Stream.Label)
+		if err != nil {
+			return err
+		}
+		if s := st.Status(now); s == catalog.StreamEnabling || s == catalog.StreamDisabling {
+			op := "ENABLE"
+			if s == catalog.StreamDisabling {
+				op = "DISABLE"
+			}
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: A stream status change is currently in progress. Table: "+t.Name+" Stream: "+st.Label+" Operation: "+op)
+		}
+	}
+	on := streamed(t)
+	switch {
+	case enable && on:
+		return ddberr.Validation("Table already has an enabled stream: TableName: " + t.Name)
+	case !enable && !on:
+		return ddberr.Validation("Table has no stream to disable: TableName: " + t.Name)
+	case enable:
+		return e.enableStream(tx, t, *viewType, now)
+	}
+	if err := e.disableStream(tx, t.Name, t.Stream.Label, now); err != nil {
+		return err
+	}
+	t.Stream = &catalog.TableStream{Label: t.Stream.Label}
+	return nil
 }
 
 // indexChanging reports whether an index of t is being created.

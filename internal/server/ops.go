@@ -36,6 +36,15 @@ var ops = map[string]opFunc{
 	"TransactGetItems":   handle((*engine.Engine).TransactGetItems),
 }
 
+// streamOps is the DynamoDB Streams routing table (X-Amz-Target
+// DynamoDBStreams_20120810.<operation>), served on the same endpoint.
+var streamOps = map[string]opFunc{
+	"ListStreams":      handle((*engine.Engine).ListStreams),
+	"DescribeStream":   handle((*engine.Engine).DescribeStream),
+	"GetShardIterator": handle((*engine.Engine).GetShardIterator),
+	"GetRecords":       handle((*engine.Engine).GetRecords),
+}
+
 // input is a decodable, validatable operation input.
 type input interface {
 	api.Input

@@ -149,12 +149,17 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 // call routes and runs the operation, appending its response to *out.
 func (s *Server) call(r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
-	const prefix = "DynamoDB_20120810."
-	if !strings.HasPrefix(target, prefix) {
-		return "", 0, ddberr.New(ddberr.UnknownOperationException, "")
+	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
+	var run opFunc
+	var ok bool
+	switch {
+	case strings.HasPrefix(target, prefix):
+		opName = target[len(prefix):]
+		run, ok = ops[opName]
+	case strings.HasPrefix(target, streamsPrefix):
+		opName = target[len(streamsPrefix):]
+		run, ok = streamOps[opName]
 	}
-	opName = target[len(prefix):]
-	run, ok := ops[opName]
 	if !ok {
 		return opName, 0, ddberr.New(ddberr.UnknownOperationException, "")
 	}

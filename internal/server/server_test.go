@@ -42,7 +42,10 @@ func call(tb testing.TB, ts *httptest.Server, op, body string, hdr ...string) (i
 	tb.Helper()
 	req, _ := http.NewRequest("POST", ts.URL+"/", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	if op != "" {
+	switch {
+	case strings.Contains(op, "."): // a whole target (DynamoDBStreams_20120810.GetRecords)
+		req.Header.Set("X-Amz-Target", op)
+	case op != "":
 		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
 	}
 	req.Header.Set("Authorization", auth)
@@ -196,9 +199,13 @@ func TestServe_ArnUsesCredentialRegion(t *testing.T) {
 // a body that is not JSON.
 func FuzzServe(f *testing.F) {
 	ts := newServer(f)
-	mustOK(f, ts, "CreateTable", `{"TableName":"fuzz","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	mustOK(f, ts, "CreateTable", `{"TableName":"fuzz","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`)
+	arn := mustOK(f, ts, "DescribeTable", `{"TableName":"fuzz"}`)["Table"].(map[string]any)["LatestStreamArn"].(string)
+	shard := mustOK(f, ts, "DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+arn+`"}`)["StreamDescription"].(map[string]any)["Shards"].([]any)[0].(map[string]any)["ShardId"].(string)
+	iter := mustOK(f, ts, "DynamoDBStreams_20120810.GetShardIterator", `{"StreamArn":"`+arn+`","ShardId":"`+shard+`","ShardIteratorType":"TRIM_HORIZON"}`)["ShardIterator"].(string)
 	mustOK(f, ts, "CreateTable", `{"TableName":"fuzzix","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"h","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}],"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"h","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
-	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateItem", "UpdateTable", "TransactWriteItems", "TransactGetItems", "UpdateTimeToLive", "DescribeTimeToLive"}
+	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateItem", "UpdateTable", "TransactWriteItems", "TransactGetItems", "UpdateTimeToLive", "DescribeTimeToLive",
+		"DynamoDBStreams_20120810.ListStreams", "DynamoDBStreams_20120810.DescribeStream", "DynamoDBStreams_20120810.GetShardIterator", "DynamoDBStreams_20120810.GetRecords"}
 	f.Add(uint8(0), []byte(`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"N":"1.5"}]}}}}}`))
 	f.Add(uint8(3), []byte(`{"TableName":"fuzz","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":"attribute_exists(m.x[0])","ExpressionAttributeValues":{":p":{"S":"a"},":a":{"N":"0"},":b":{"N":"9"}}}`))
 	f.Add(uint8(4), []byte(`{"TableName":"fuzz","Segment":1,"TotalSegments":3,"Limit":2}`))
@@ -210,6 +217,10 @@ func FuzzServe(f *testing.F) {
 	f.Add(uint8(13), []byte(`{"ClientRequestToken":"t","TransactItems":[{"Put":{"TableName":"fuzzix","Item":{"pk":{"S":"t"},"sk":{"N":"1"},"g":{"S":"g"},"h":{"N":"1"}}}},{"Update":{"TableName":"fuzz","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"UpdateExpression":"SET n = :n","ConditionExpression":"attribute_exists(pk)","ExpressionAttributeValues":{":n":{"N":"1"}}}},{"ConditionCheck":{"TableName":"fuzz","Key":{"pk":{"S":"b"},"sk":{"N":"2"}},"ConditionExpression":"attribute_not_exists(pk)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}}]}`))
 	f.Add(uint8(14), []byte(`{"TransactItems":[{"Get":{"TableName":"fuzz","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"ProjectionExpression":"m.x[0]"}}],"ReturnConsumedCapacity":"INDEXES"}`))
 	f.Add(uint8(15), []byte(`{"TableName":"fuzz","TimeToLiveSpecification":{"AttributeName":"n","Enabled":true}}`))
+	f.Add(uint8(17), []byte(`{"TableName":"fuzz","Limit":1}`))
+	f.Add(uint8(18), []byte(`{"StreamArn":"`+arn+`","Limit":1,"ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"`+shard+`"}}`))
+	f.Add(uint8(19), []byte(`{"StreamArn":"`+arn+`","ShardId":"`+shard+`","ShardIteratorType":"AT_SEQUENCE_NUMBER","SequenceNumber":"100000000000000000001"}`))
+	f.Add(uint8(20), []byte(`{"ShardIterator":"`+iter+`","Limit":2}`))
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		name := ops[int(op)%len(ops)]
 		if name == "DeleteTable" && bytes.Contains(body, []byte("fuzz")) {

@@ -42,8 +42,13 @@ var ErrConflict = errors.New("storage: transaction conflict")
 // ErrNotFound is returned by Get for a key with no value.
 var ErrNotFound = errors.New("storage: not found")
 
-// StampedKeyLen is the length of the stamp SetStamped inserts.
-const StampedKeyLen = 8
+// StampLen is the length of the stamp SetStamped inserts: an 8-byte
+// commit stamp and a 2-byte position within the transaction.
+const StampLen = 10
+
+// ErrTooManyStamped is returned by SetStamped past 65,536 calls in one
+// transaction.
+var ErrTooManyStamped = errors.New("storage: too many stamped writes in one transaction")
 
 // ErrReadOnly is returned when a ReadOnly or Snapshot transaction is asked
 // to write.
@@ -91,16 +96,17 @@ type Txn interface {
 	Set(key, value []byte) error
 	// Delete buffers a deletion of key.
 	Delete(key []byte) error
-	// SetStamped buffers a write of value at prefix | stamp | suffix, where
-	// stamp is the transaction's commit stamp: 8 bytes, big-endian, chosen
-	// at Commit. Stamps increase in commit order across the whole store
-	// and across restarts, every stamped write of one transaction shares
-	// its stamp, and a reader that sees a stamped key sees every key
-	// stamped lower (so a reader walking stamped keys in order never
-	// finds a gap filled in behind it). Only transactions with stamped
-	// writes consume a stamp. Stamped keys are not visible to the
-	// transaction's own Get. This is what orders stream records
-	// (FoundationDB calls it a versionstamp).
+	// SetStamped buffers a write of value at prefix | stamp | suffix. The
+	// stamp is StampLen bytes: the transaction's commit stamp (8 bytes,
+	// big-endian, chosen at Commit) and then the call's position among
+	// the transaction's SetStamped calls (2 bytes, big-endian, from 0; at
+	// most 65,536 calls). Commit stamps increase in commit order across
+	// the whole store and across restarts, and a reader that sees a
+	// stamped key sees every key stamped lower (so a reader walking
+	// stamped keys in order never finds a gap filled in behind it). Only
+	// transactions with stamped writes consume a commit stamp. Stamped
+	// keys are not visible to the transaction's own Get. This is what
+	// orders stream records (FoundationDB calls it a versionstamp).
 	SetStamped(prefix, suffix, value []byte) error
 	// Commit applies the buffered writes atomically and durably, or returns
 	// ErrConflict (nothing applied). The transaction is over either way.

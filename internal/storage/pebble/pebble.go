@@ -163,7 +163,7 @@ func Open(opts Options) (*Store, error) {
 	case err != nil:
 		db.Close()
 		return nil, fmt.Errorf("read commit stamp: %w", err)
-	case len(v) != storage.StampedKeyLen:
+	case len(v) != 8:
 		db.Close()
 		return nil, fmt.Errorf("corrupt commit stamp %x", v)
 	default:
@@ -274,9 +274,10 @@ func (s *Store) commit(t *rwTxn) error {
 	stamp := s.stamp
 	if len(t.stamped) > 0 {
 		stamp++
-		var st [storage.StampedKeyLen]byte
+		var st [storage.StampLen]byte
 		binary.BigEndian.PutUint64(st[:], stamp)
-		for _, w := range t.stamped {
+		for i, w := range t.stamped {
+			binary.BigEndian.PutUint16(st[8:], uint16(i))
 			key := make([]byte, 0, len(w.prefix)+len(st)+len(w.suffix))
 			key = append(append(append(key, w.prefix...), st[:]...), w.suffix...)
 			if err := t.batch.Set(key, w.value, nil); err != nil {
@@ -284,7 +285,7 @@ func (s *Store) commit(t *rwTxn) error {
 				return err
 			}
 		}
-		if err := t.batch.Set(stampKey, st[:], nil); err != nil {
+		if err := t.batch.Set(stampKey, st[:8], nil); err != nil {
 			s.mu.Unlock()
 			return err
 		}
@@ -426,6 +427,9 @@ func (t *rwTxn) Set(key, value []byte) error {
 func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
 	if t.done {
 		return errFinished
+	}
+	if len(t.stamped) == 1<<16 {
+		return storage.ErrTooManyStamped
 	}
 	t.stamped = append(t.stamped, stampedWrite{
 		prefix: append([]byte(nil), prefix...),

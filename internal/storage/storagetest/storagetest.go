@@ -321,9 +321,9 @@ func commitStamped(s storage.Store, prefix string, suffixes ...string) error {
 	return tx.Commit()
 }
 
-// stampedKeys scans every key under prefix and returns (stamp, suffix)
-// pairs in key order.
-func stampedKeys(t testing.TB, s storage.Store, prefix string) (stamps []uint64, suffixes []string) {
+// stampedKeys scans every key under prefix and returns the commit stamp,
+// position and suffix of each, in key order.
+func stampedKeys(t testing.TB, s storage.Store, prefix string) (stamps []uint64, positions []int, suffixes []string) {
 	t.Helper()
 	tx, err := s.Begin(ctx, storage.ReadOnly)
 	if err != nil {
@@ -336,20 +336,21 @@ func stampedKeys(t testing.TB, s storage.Store, prefix string) (stamps []uint64,
 	}
 	for it.Next() {
 		k := it.Key()[len(prefix):]
-		if len(k) < storage.StampedKeyLen {
+		if len(k) < storage.StampLen {
 			t.Fatalf("stamped key %q too short", it.Key())
 		}
 		var st uint64
-		for _, b := range k[:storage.StampedKeyLen] {
+		for _, b := range k[:8] {
 			st = st<<8 | uint64(b)
 		}
 		stamps = append(stamps, st)
-		suffixes = append(suffixes, string(k[storage.StampedKeyLen:]))
+		positions = append(positions, int(k[8])<<8|int(k[9]))
+		suffixes = append(suffixes, string(k[storage.StampLen:]))
 	}
 	if err := it.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return stamps, suffixes
+	return stamps, positions, suffixes
 }
 
 // testStampOrder: the writes of one transaction share a stamp, later
@@ -363,9 +364,12 @@ func testStampOrder(t *testing.T, s storage.Store) {
 	if err := commitStamped(s, "s/", "a"); err != nil {
 		t.Fatal(err)
 	}
-	stamps, sfx := stampedKeys(t, s, "s/")
+	stamps, pos, sfx := stampedKeys(t, s, "s/")
 	if len(stamps) != 3 || stamps[0] != stamps[1] || stamps[2] <= stamps[1] {
 		t.Fatalf("stamps %v suffixes %q: want [x x y] with y > x", stamps, sfx)
+	}
+	if pos[0] != 0 || pos[1] != 1 || pos[2] != 0 {
+		t.Fatalf("positions %v, want [0 1 0]", pos)
 	}
 	if sfx[0] != "a" || sfx[1] != "b" || sfx[2] != "a" {
 		t.Fatalf("suffixes %q, want [a b a]", sfx)
@@ -379,7 +383,7 @@ func testStampOrder(t *testing.T, s storage.Store) {
 		t.Fatalf("Get of a stamped suffix: %v, want ErrNotFound", err)
 	}
 	tx.Rollback()
-	if n, _ := stampedKeys(t, s, "s/"); len(n) != 3 {
+	if n, _, _ := stampedKeys(t, s, "s/"); len(n) != 3 {
 		t.Fatalf("rolled-back stamped write is visible: %v", n)
 	}
 }
@@ -469,7 +473,7 @@ func testStampConflict(t *testing.T, s storage.Store) {
 	if err := tx.Commit(); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("Commit = %v, want ErrConflict", err)
 	}
-	if st, _ := stampedKeys(t, s, "c/"); len(st) != 0 {
+	if st, _, _ := stampedKeys(t, s, "c/"); len(st) != 0 {
 		t.Fatalf("conflicting transaction wrote stamped keys at %v", st)
 	}
 }
