@@ -64,7 +64,7 @@ TIMEOUT=${COMPAT_SUITE_TIMEOUT:-300}
 
 # Install the JS suite's exact, locked dependencies if they are not there yet.
 js_deps() {
-  if [ ! -d "$COMPAT/js/node_modules/@aws-sdk/lib-dynamodb" ]; then
+  if [ ! -d "$COMPAT/js/node_modules/@aws-sdk/lib-dynamodb" ] || [ ! -d "$COMPAT/js/node_modules/@aws-sdk/client-dynamodb-streams" ]; then
     echo "# npm ci in compat/js"
     (cd "$COMPAT/js" && npm ci --no-audit --no-fund --loglevel=error) || return 1
   fi

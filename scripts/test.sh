@@ -22,7 +22,8 @@ tmp=$(mktemp -d)
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/dynago" ./cmd/dynago
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-"$tmp/dynago" serve --in-memory --addr "127.0.0.1:$port" --log-level warn &
+# Stream shards roll over every 2 s so that the suites read shard lineage.
+"$tmp/dynago" serve --in-memory --addr "127.0.0.1:$port" --log-level warn --stream-rollover 2s &
 pid=$!
 for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1 && break

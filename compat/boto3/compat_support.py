@@ -65,6 +65,11 @@ def client():
     return _session().client("dynamodb", endpoint_url=endpoint(), config=_CONFIG)
 
 
+def streams_client():
+    """A DynamoDB Streams client: dynago serves it on the same endpoint."""
+    return _session().client("dynamodbstreams", endpoint_url=endpoint(), config=_CONFIG)
+
+
 def resource():
     return _session().resource("dynamodb", endpoint_url=endpoint(), config=_CONFIG)
 

@@ -74,7 +74,8 @@ fail() {
   if [ -n "${2:-}" ]; then printf '%s\n' "$2" | sed 's/^/       /'; fi
 }
 
-ddb() { aws dynamodb "$@" --endpoint-url "$EP" --output json; }
+# SVC=dynamodbstreams before a helper calls "aws dynamodbstreams" instead.
+ddb() { aws "${SVC:-dynamodb}" "$@" --endpoint-url "$EP" --output json; }
 
 # call NAME ARGS... : run `aws dynamodb ARGS`, keep stdout in $OUT. A failing
 # call is recorded as a failed check named NAME and returns 1.
@@ -723,6 +724,62 @@ expect_error "update-time-to-live twice -> ValidationException" ValidationExcept
 call_check "update-time-to-live disables TTL" '
 assert r["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": False}, r
 ' update-time-to-live --table-name "$T" --time-to-live-specification "Enabled=false,AttributeName=expiresAt"
+
+# ------------------------------------------------------------------ Streams
+# StreamSpecification through update-table, and the aws dynamodbstreams
+# commands (same endpoint). Messages: docs/research-streams.md.
+call_check "update-table enables a NEW_AND_OLD_IMAGES stream" '
+d = r["TableDescription"]
+assert d["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}, d
+assert d["LatestStreamArn"].endswith(":table/" + environ["T"] + "/stream/" + d["LatestStreamLabel"]), d
+' update-table --table-name "$T" --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES
+expect_error "update-table enabling a second stream -> ValidationException" ValidationException \
+  "Table already has an enabled stream: TableName: $T" update-table --table-name "$T" --stream-specification StreamEnabled=true,StreamViewType=KEYS_ONLY
+STREAM_ARN=$(ddb describe-table --table-name "$T" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["Table"]["LatestStreamArn"])')
+export STREAM_ARN
+SKEY='{"PK":{"S":"STREAM#1"},"SK":{"S":"A"}}'
+ddb put-item --table-name "$T" --item '{"PK":{"S":"STREAM#1"},"SK":{"S":"A"},"n":{"N":"1"}}' >/dev/null
+ddb put-item --table-name "$T" --item '{"PK":{"S":"STREAM#1"},"SK":{"S":"A"},"n":{"N":"1"}}' >/dev/null
+ddb update-item --table-name "$T" --key "$SKEY" --update-expression "SET n = n + :one" \
+  --expression-attribute-values '{":one":{"N":"1"}}' >/dev/null
+ddb delete-item --table-name "$T" --key "$SKEY" >/dev/null
+SVC=dynamodbstreams call_check "dynamodbstreams list-streams --table-name" '
+assert r["Streams"] == [{"StreamArn": environ["STREAM_ARN"], "TableName": environ["T"], "StreamLabel": environ["STREAM_ARN"].rsplit("/", 1)[1]}], r
+' list-streams --table-name "$T"
+SVC=dynamodbstreams call_check "dynamodbstreams describe-stream" '
+d = r["StreamDescription"]
+assert d["StreamStatus"] == "ENABLED" and d["StreamViewType"] == "NEW_AND_OLD_IMAGES" and d["TableName"] == environ["T"], d
+assert d["KeySchema"] == [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}], d
+assert d["Shards"] and all(re.match(r"^shardId-\d{20}-[0-9a-f]{8}$", s["ShardId"]) for s in d["Shards"]), d["Shards"]
+' describe-stream --stream-arn "$STREAM_ARN"
+# Every shard in listed (creation) order, parents before children.
+: >"$TMP/records"
+for shard in $(printf '%s' "$OUT" | "$PY" -c 'import json,sys; print(" ".join(s["ShardId"] for s in json.load(sys.stdin)["StreamDescription"]["Shards"]))'); do
+  it=$(SVC=dynamodbstreams ddb get-shard-iterator --stream-arn "$STREAM_ARN" --shard-id "$shard" --shard-iterator-type TRIM_HORIZON |
+    "$PY" -c 'import json,sys; print(json.load(sys.stdin)["ShardIterator"])')
+  SVC=dynamodbstreams ddb get-records --shard-iterator "$it" >>"$TMP/records"
+done
+OUT=$("$PY" -c 'import json,sys; dec=json.JSONDecoder(); s=open(sys.argv[1]).read(); i=0; recs=[]
+while i < len(s):
+    if s[i].isspace(): i += 1; continue
+    o, i = dec.raw_decode(s, i); recs += o["Records"]
+print(json.dumps(recs))' "$TMP/records")
+check "dynamodbstreams get-records: INSERT, MODIFY, REMOVE with their images (no record for the unchanged put)" '
+mine = [x for x in r if x["dynamodb"]["Keys"]["PK"]["S"] == "STREAM#1"]
+assert [x["eventName"] for x in mine] == ["INSERT", "MODIFY", "REMOVE"], mine
+ins, mod, rem = mine
+assert ins["dynamodb"]["NewImage"]["n"] == {"N": "1"} and "OldImage" not in ins["dynamodb"], ins
+assert mod["dynamodb"]["OldImage"]["n"] == {"N": "1"} and mod["dynamodb"]["NewImage"]["n"] == {"N": "2"}, mod
+assert rem["dynamodb"]["OldImage"]["n"] == {"N": "2"} and "NewImage" not in rem["dynamodb"], rem
+assert all(x["eventSource"] == "aws:dynamodb" and x["eventVersion"] == "1.1" for x in mine), mine
+assert int(ins["dynamodb"]["SequenceNumber"]) < int(mod["dynamodb"]["SequenceNumber"]) < int(rem["dynamodb"]["SequenceNumber"]), mine
+'
+SVC=dynamodbstreams expect_error "dynamodbstreams get-records with a bad iterator -> ValidationException" ValidationException \
+  "Invalid ShardIterator" get-records --shard-iterator nonsense
+call_check "update-table disables the stream: StreamSpecification gone, LatestStreamArn kept" '
+d = r["TableDescription"]
+assert "StreamSpecification" not in d and d["LatestStreamArn"] == environ["STREAM_ARN"], d
+' update-table --table-name "$T" --stream-specification StreamEnabled=false
 
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '

@@ -347,3 +347,71 @@ func TestStreams_ErrorsThroughGoSDK(t *testing.T) {
 		t.Fatalf("ListStreams: %+v %v", out, err)
 	}
 }
+
+// TestCase_TTLExpiryHashRangeTable is ../shared/cases
+// "ttl-expiry-hash-range-table" (localstack/localstack#10660: TTL deletion
+// failed on tables with a range key) as an aws-sdk-go-v2 test: on a
+// hash+range table with a stream, an expired item is deleted by the
+// sweep, a future or non-Number TTL is not, and the deletion is a REMOVE
+// record by the service.
+func TestCase_TTLExpiryHashRangeTable(t *testing.T) {
+	srv := StartServer(t, "--in-memory", "--ttl-sweep", "200ms")
+	c, sc := srv.Client(), srv.StreamsClient()
+	out, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("pb_ttlexp"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("pb_ttlexp"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expires"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	items := map[string]types.AttributeValue{
+		"expired":      &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Unix()-60, 10)},
+		"future":       &types.AttributeValueMemberN{Value: "4102444800"},
+		"not-a-number": &types.AttributeValueMemberS{Value: "1"},
+	}
+	for sk, v := range items {
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("pb_ttlexp"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "p"}, "sk": &types.AttributeValueMemberS{Value: sk}, "expires": v}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	present := func(sk string) bool {
+		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("pb_ttlexp"), ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "p"}, "sk": &types.AttributeValueMemberS{Value: sk}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Item != nil
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for present("expired") {
+		if time.Now().After(deadline) {
+			t.Fatal("the expired item was not deleted within 20 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !present("future") || !present("not-a-number") {
+		t.Fatal("an item that has not expired was deleted")
+	}
+	recs, _ := readStreamGo(t, sc, aws.ToString(out.TableDescription.LatestStreamArn))
+	var removes []string
+	for _, r := range recs {
+		if r.EventName == stypes.OperationTypeRemove {
+			sk := r.Dynamodb.Keys["sk"].(*stypes.AttributeValueMemberS).Value
+			if r.UserIdentity == nil || aws.ToString(r.UserIdentity.Type) != "Service" || aws.ToString(r.UserIdentity.PrincipalId) != "dynamodb.amazonaws.com" {
+				t.Fatalf("REMOVE of %s without the service's userIdentity: %+v", sk, r.UserIdentity)
+			}
+			removes = append(removes, sk)
+		}
+	}
+	if len(recs) != 4 || len(removes) != 1 || removes[0] != "expired" {
+		t.Fatalf("%d records, REMOVEs %v; want 3 INSERTs and the REMOVE of expired", len(recs), removes)
+	}
+}
