@@ -394,7 +394,7 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 		if err != nil {
 			return err
 		}
-		defer scan.Close()
+		defer scan.Close() // again after the explicit Close: harmless
 		pos, full, closed, bytesOut := it.stamp, false, sh.Closed != 0, 0
 		inclusive := it.inclusive
 		for scan.Next() {

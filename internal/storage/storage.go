@@ -127,6 +127,6 @@ type Iterator interface {
 	// Value returns the current value, valid until the next call to Next.
 	Value() []byte
 	// Close releases the iterator and returns any error met while
-	// iterating.
+	// iterating. Calling it again returns the same result.
 	Close() error
 }

@@ -538,6 +538,8 @@ type iterator struct {
 	it      *pebble.Iterator
 	reverse bool
 	started bool
+	closed  bool
+	err     error // Close's result, returned again by later calls
 }
 
 func (i *iterator) Next() bool {
@@ -556,7 +558,16 @@ func (i *iterator) Next() bool {
 
 func (i *iterator) Key() []byte   { return i.it.Key() }
 func (i *iterator) Value() []byte { return i.it.Value() }
-func (i *iterator) Close() error  { return i.it.Close() }
+
+// Close closes the Pebble iterator once; later calls return the first
+// call's result (Pebble recycles closed iterators, so closing one twice
+// would hand it to two users).
+func (i *iterator) Close() error {
+	if !i.closed {
+		i.closed, i.err = true, i.it.Close()
+	}
+	return i.err
+}
 
 // pebbleLogger sends Pebble's logging to slog.
 type pebbleLogger struct{ l *slog.Logger }

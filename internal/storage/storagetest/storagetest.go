@@ -232,6 +232,9 @@ func testScan(t *testing.T, s storage.Store) {
 		if err := it.Close(); err != nil {
 			t.Fatal(err)
 		}
+		if err := it.Close(); err != nil { // a second Close is harmless
+			t.Fatal(err)
+		}
 		if got != tc.want {
 			t.Errorf("Scan(%q,%q,%v) = %q, want %q", tc.lo, tc.hi, tc.reverse, got, tc.want)
 		}
