@@ -51,6 +51,7 @@ func main() {
 	flag.StringVar(&cfg.endpoint, "endpoint", "http://127.0.0.1:8000", "DynamoDB-protocol endpoint URL (BaseEndpoint)")
 	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more), update (a conditional UpdateItem of a pre-loaded item), put4 (four PutItems in a row), transact4 (one TransactWriteItems of four Puts) or transact4-hot (one TransactWriteItems of four counter Updates among 10 hot items)")
 	flag.IntVar(&cfg.gsis, "gsis", 0, "create the table with this many GSIs, 0 to 5 (GSIn on GSInPK/GSInSK, projection ALL); the default table name becomes bench_gsiN")
+	flag.StringVar(&streamView, "stream", "", "create the table with a DynamoDB stream of this view type (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES); the default table name gets the suffix _stream")
 	flag.IntVar(&cfg.conc, "c", 1, "concurrency: number of workers, each with one request in flight")
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the measured window")
 	flag.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "length of the unmeasured warm-up before the window")
@@ -92,6 +93,9 @@ func main() {
 	gsiCount = cfg.gsis
 	if cfg.gsis > 0 && cfg.table == "bench" {
 		cfg.table = fmt.Sprintf("bench_gsi%d", cfg.gsis)
+	}
+	if streamView != "" && cfg.table == "bench" {
+		cfg.table = "bench_stream"
 	}
 	if cfg.conc < 1 || cfg.duration <= 0 || cfg.items < 1 {
 		log.Fatal("-c, -duration and -items must be positive")

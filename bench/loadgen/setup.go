@@ -50,6 +50,9 @@ func makeItem(pk, sk string, n int64) map[string]types.AttributeValue {
 	return item
 }
 
+// streamView is -stream: the view type of the table's stream ("": none).
+var streamView string
+
 // gsiDefinitions returns the GSIs of -gsis and their attribute
 // definitions.
 func gsiDefinitions() ([]types.GlobalSecondaryIndex, []types.AttributeDefinition) {
@@ -79,7 +82,7 @@ func ensureTable(ctx context.Context, c *dynamodb.Client, table string) error {
 	var nf *types.ResourceNotFoundException
 	if errors.As(err, &nf) {
 		gsis, defs := gsiDefinitions()
-		_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		in := &dynamodb.CreateTableInput{
 			TableName: aws.String(table),
 			AttributeDefinitions: append([]types.AttributeDefinition{
 				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
@@ -91,7 +94,11 @@ func ensureTable(ctx context.Context, c *dynamodb.Client, table string) error {
 				{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
 			},
 			BillingMode: types.BillingModePayPerRequest,
-		})
+		}
+		if streamView != "" {
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(streamView)}
+		}
+		_, err = c.CreateTable(ctx, in)
 		var inUse *types.ResourceInUseException
 		if err != nil && !errors.As(err, &inUse) {
 			return fmt.Errorf("CreateTable: %w", err)

@@ -37,6 +37,15 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
+		if t.Stream != nil {
+			st, _, err := catalog.GetStream(tx, name, t.Stream.Label)
+			if err != nil {
+				return err
+			}
+			if s := st.Status(e.opts.Now()); s == catalog.StreamEnabling || s == catalog.StreamDisabling {
+				return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Cannot delete table while stream is being enabled/disabled.")
+			}
+		}
 		if streamed(t) {
 			// The stream stays readable (DISABLED) for 24 hours.
 			if err := e.disableStream(tx, name, t.Stream.Label, e.opts.Now()); err != nil {

@@ -401,6 +401,8 @@ func TestStream_Lifecycle(t *testing.T) {
 	if s := status(first.LatestStreamArn); s != "ENABLING" {
 		t.Fatalf("status %s, want ENABLING", s)
 	}
+	_, err := run(e, (*Engine).DeleteTable, `{"TableName":"accounts"}`)
+	wantCode(t, err, ddberr.ResourceInUseException, "Cannot delete table while stream is being enabled/disabled.")
 	wantCode(t, update(`{"StreamEnabled":false}`), ddberr.ResourceInUseException,
 		"A stream status change is currently in progress. Table: accounts Stream: 2026-01-01T00:00:05.000 Operation: ENABLE")
 	clock.Advance(5 * time.Second)
@@ -457,6 +459,7 @@ func TestStream_Lifecycle(t *testing.T) {
 		t.Fatalf("ListStreams of a table without streams: %+v", l)
 	}
 	// DeleteTable disables the stream, which stays readable.
+	clock.Advance(5 * time.Second)
 	mustRun(t, e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"c"}}}`)
 	mustRun(t, e, (*Engine).DeleteTable, `{"TableName":"accounts"}`)
 	clock.Advance(5 * time.Second)
@@ -478,7 +481,7 @@ func TestStream_Lifecycle(t *testing.T) {
 	if l := list(`{}`); len(l.Streams) != 0 {
 		t.Fatalf("streams after the retention period: %+v", l)
 	}
-	_, err := run(e, (*Engine).DescribeStream, `{"StreamArn":"`+first.LatestStreamArn+`"}`)
+	_, err = run(e, (*Engine).DescribeStream, `{"StreamArn":"`+first.LatestStreamArn+`"}`)
 	wantCode(t, err, ddberr.ResourceNotFoundException, "Requested resource not found: Stream: "+first.LatestStreamArn+" not found")
 }
 
