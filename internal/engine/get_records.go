@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"hash/fnv"
+	"strconv"
+	"time"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/wire"
+)
+
+// maxRecordsBytes caps one GetRecords response, as DynamoDB's 1 MB.
+const maxRecordsBytes = 1 << 20
+
+// GetRecords returns the records of a shard from an iterator's position,
+// at most Limit (1,000 by default) and 1 MB of them, and the iterator
+// for the next call. A closed shard read to its end has no next
+// iterator; an open one always has.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_GetRecords.html
+func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.GetRecordsOutput, error) {
+	it, err := parseShardIterator(*in.ShardIterator)
+	if err != nil {
+		return nil, err
+	}
+	now := e.opts.Now()
+	if now.Sub(it.issued) > iteratorLifetime {
+		return nil, ddberr.New(ddberr.ExpiredIteratorException, "Iterator expired. The iterator was created at time "+
+			it.issued.UTC().Format(time.RFC1123)+" while right now it is "+now.UTC().Format(time.RFC1123)+
+			" which is further in the future than the tolerated delay of 900000 milliseconds.")
+	}
+	st, err := e.readStream(ctx, it.arn)
+	if err != nil {
+		return nil, err
+	}
+	var sh *catalog.Shard
+	for i := range st.Shards {
+		if st.Shards[i].Number == it.shard {
+			sh = &st.Shards[i]
+		}
+	}
+	if sh == nil {
+		return nil, errTrimmed // removed with its records after the retention period
+	}
+	limit := 1000
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	out := &api.GetRecordsOutput{Records: [][]byte{}}
+	region := e.region(ctx)
+	err = e.read(ctx, func(tx storage.Txn) error {
+		horizon, err := trimHorizon(tx, st.Number, sh.Number)
+		if err != nil {
+			return err
+		}
+		if beforeHorizon(it.stamp, it.inclusive, horizon) {
+			return errTrimmed
+		}
+		prefix := shardPrefix(st.Number, sh.Number)
+		lower := append(append([]byte(nil), prefix...), it.stamp...)
+		if !it.inclusive {
+			lower = append(lower, 0)
+		}
+		scan, err := tx.Scan(lower, shardPrefix(st.Number, sh.Number+1), false)
+		if err != nil {
+			return err
+		}
+		defer scan.Close() // again after the explicit Close: harmless
+		pos, full, closed, bytesOut := it.stamp, false, sh.Closed != 0, 0
+		inclusive := it.inclusive
+		for scan.Next() {
+			if len(out.Records) == limit || bytesOut >= maxRecordsBytes {
+				full = true
+				break
+			}
+			stamp := scan.Key()[len(prefix):]
+			v := scan.Value()
+			pos, inclusive = append(pos[:0:0], stamp...), false
+			switch {
+			case len(v) == 0:
+				return errCorruptRecord
+			case v[0] == markClose:
+				closed = true
+				continue
+			case v[0] != markRecord:
+				continue
+			}
+			rec, err := decodeRecord(v)
+			if err != nil {
+				return err
+			}
+			js := appendRecordJSON(nil, st, region, stamp, rec)
+			bytesOut += len(js)
+			out.Records = append(out.Records, js)
+		}
+		if err := scan.Close(); err != nil {
+			return err
+		}
+		if full || !closed {
+			next := shardIterator{arn: it.arn, shard: it.shard, stamp: pos, inclusive: inclusive, issued: now}
+			out.NextShardIterator = next.encode()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// appendRecordJSON appends one record as the Streams API sends it.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_Record.html
+func appendRecordJSON(dst []byte, st *catalog.Stream, region string, stamp []byte, r streamRecord) []byte {
+	h := fnv.New128a()
+	h.Write(binary.BigEndian.AppendUint64(nil, st.Number))
+	h.Write(stamp)
+	dst = append(dst, `{"eventID":"`...)
+	dst = hex.AppendEncode(dst, h.Sum(nil))
+	dst = append(dst, `","eventName":"`...)
+	switch r.event {
+	case eventInsert:
+		dst = append(dst, "INSERT"...)
+	case eventModify:
+		dst = append(dst, "MODIFY"...)
+	default:
+		dst = append(dst, "REMOVE"...)
+	}
+	dst = append(dst, `","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":`...)
+	dst = wire.AppendString(dst, region)
+	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
+	dst = strconv.AppendInt(dst, r.created, 10)
+	dst = append(dst, `,"Keys":`...)
+	dst = append(dst, r.keys...)
+	if r.newImage != nil {
+		dst = append(dst, `,"NewImage":`...)
+		dst = append(dst, r.newImage...)
+	}
+	if r.oldImage != nil {
+		dst = append(dst, `,"OldImage":`...)
+		dst = append(dst, r.oldImage...)
+	}
+	dst = append(dst, `,"SequenceNumber":"`...)
+	dst = append(dst, sequenceNumber(stamp)...)
+	dst = append(dst, `","SizeBytes":`...)
+	dst = strconv.AppendInt(dst, r.sizeBytes, 10)
+	dst = append(dst, `,"StreamViewType":`...)
+	dst = wire.AppendString(dst, st.ViewType)
+	dst = append(dst, '}')
+	if r.byService {
+		dst = append(dst, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
+	}
+	return append(dst, '}')
+}
