@@ -24,10 +24,10 @@ func (c *constraints) length(path string, v *string, lo, hi int, required bool) 
 		}
 		return
 	}
-	if len(*v) < lo {
+	if charLen(*v) < lo {
 		c.add(*v, false, path, "Member must have length greater than or equal to "+strconv.Itoa(lo))
 	}
-	if len(*v) > hi {
+	if charLen(*v) > hi {
 		c.add(*v, false, path, "Member must have length less than or equal to "+strconv.Itoa(hi))
 	}
 }

@@ -177,10 +177,10 @@ func keyAttributeNameLength(c *constraints, path string, name *string) {
 	if name == nil {
 		return
 	}
-	if len(*name) < 1 {
+	if charLen(*name) < 1 {
 		c.add(*name, false, path, "Member must have length greater than or equal to 1")
 	}
-	if len(*name) > 255 {
+	if charLen(*name) > 255 {
 		c.add(*name, false, path, "Member must have length less than or equal to 255")
 	}
 }
@@ -737,16 +737,16 @@ func tagConstraints(c *constraints, tags []Tag) {
 		if t.Key == nil {
 			c.add("", true, p+"key", "Member must not be null")
 		} else {
-			if len(*t.Key) < 1 {
+			if charLen(*t.Key) < 1 {
 				c.add(*t.Key, false, p+"key", "Member must have length greater than or equal to 1")
 			}
-			if len(*t.Key) > maxTagKeyLength {
+			if charLen(*t.Key) > maxTagKeyLength {
 				c.add(*t.Key, false, p+"key", "Member must have length less than or equal to 128")
 			}
 		}
 		if t.Value == nil {
 			c.add("", true, p+"value", "Member must not be null")
-		} else if len(*t.Value) > maxTagValueLength {
+		} else if charLen(*t.Value) > maxTagValueLength {
 			c.add(*t.Value, false, p+"value", "Member must have length less than or equal to 256")
 		}
 	}

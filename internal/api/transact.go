@@ -166,10 +166,10 @@ func (in *TransactWriteItemsInput) Validate() error {
 	var c constraints
 	// DynamoDB reports the token first (docs/research-transactions.md §3).
 	if t := in.ClientRequestToken; t != nil {
-		if len(*t) < 1 {
+		if charLen(*t) < 1 {
 			c.add(*t, false, "clientRequestToken", "Member must have length greater than or equal to 1")
 		}
-		if len(*t) > maxClientTokenLength {
+		if charLen(*t) > maxClientTokenLength {
 			c.add(*t, false, "clientRequestToken", "Member must have length less than or equal to 36")
 		}
 	}

@@ -32,3 +32,15 @@ func TestFingerprint_IgnoresLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestCharLen: DynamoDB's length constraints count UTF-16 code units.
+func TestCharLen(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{{"", 0}, {"abc", 3}, {"é", 1}, {"１", 1}, {"😀", 2}, {"a😀é", 4}} {
+		if got := charLen(tc.s); got != tc.want {
+			t.Errorf("charLen(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}

@@ -29,6 +29,10 @@ type UpdateTableInput struct {
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate
 	// StreamSpecification enables or disables the table's stream.
 	StreamSpecification *StreamSpecification
+	// BillingMode is accepted only together with StreamSpecification and
+	// equal to the table's mode (tools send it with every update); a
+	// change of billing mode is issue 11.
+	BillingMode *string
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -51,7 +55,9 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 			return err
 		case "StreamSpecification":
 			return decodeStreamSpecification(r, &in.StreamSpecification)
-		case "BillingMode", "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
+		case "BillingMode":
+			return readString(r, &in.BillingMode)
+		case "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
 			"TableClass", "DeletionProtectionEnabled", "OnDemandThroughput", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
@@ -131,8 +137,12 @@ func (in *UpdateTableInput) Validate() error {
 		}
 		c.enum("streamSpecification.streamViewType", ss.StreamViewType, streamViewTypes...)
 	}
+	c.enum("billingMode", in.BillingMode, "PROVISIONED", "PAY_PER_REQUEST")
 	if err := c.err(); err != nil {
 		return err
+	}
+	if in.BillingMode != nil && in.StreamSpecification == nil {
+		in.Unsupported = append([]string{"BillingMode"}, in.Unsupported...)
 	}
 	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
@@ -153,7 +163,7 @@ func (in *UpdateTableInput) Validate() error {
 	}
 	if len(in.Unsupported) > 0 {
 		// Table-level changes are issue 11; refuse rather than ignore them.
-		return ddberr.Validation("dynago does not support changing " + in.Unsupported[0] + " with UpdateTable yet; only GlobalSecondaryIndexUpdates are applied")
+		return ddberr.Validation("dynago does not support changing " + in.Unsupported[0] + " with UpdateTable yet; only GlobalSecondaryIndexUpdates and StreamSpecification (with an unchanged BillingMode) are applied")
 	}
 	names := map[string]bool{}
 	changes := 0

@@ -73,10 +73,10 @@ func (c *constraints) name(path string, v *string, required bool) {
 	if !namePattern.MatchString(*v) {
 		c.add(*v, false, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 	}
-	if len(*v) < 3 {
+	if charLen(*v) < 3 {
 		c.add(*v, false, path, "Member must have length greater than or equal to 3")
 	}
-	if len(*v) > 255 {
+	if charLen(*v) > 255 {
 		c.add(*v, false, path, "Member must have length less than or equal to 255")
 	}
 }
@@ -131,4 +131,18 @@ func envelope(err error) error {
 		return err
 	}
 	return ddberr.Validation("1 validation error detected: " + e.Message)
+}
+
+// charLen is a string's length as DynamoDB's request validation counts
+// it: in UTF-16 code units (Java characters), not bytes, so "é" is 1
+// and an emoji 2.
+func charLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }

@@ -173,6 +173,21 @@ func DeleteStream(tx storage.Txn, s *Stream) error {
 // not empty) in key order, starting after the stream (afterTable,
 // afterLabel) when afterTable is not empty.
 func ListStreams(tx storage.Txn, table, afterTable, afterLabel string) ([]*Stream, error) {
+	var out []*Stream
+	err := ScanStreams(tx, table, afterTable, afterLabel, func(_, raw []byte) error {
+		s, err := DecodeStream(raw)
+		if err == nil {
+			out = append(out, s)
+		}
+		return err
+	})
+	return out, err
+}
+
+// ScanStreams calls fn with the storage key and stored bytes of each
+// stream descriptor ListStreams would return, in the same order; the
+// slices are valid only during the call.
+func ScanStreams(tx storage.Txn, table, afterTable, afterLabel string, fn func(key, raw []byte) error) error {
 	lower := append([]byte(nil), streamPrefix...)
 	upper := append([]byte(nil), streamPrefix...)
 	upper[len(upper)-1]++
@@ -187,16 +202,13 @@ func ListStreams(tx storage.Txn, table, afterTable, afterLabel string) ([]*Strea
 	}
 	it, err := tx.Scan(lower, upper, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []*Stream
 	for it.Next() {
-		s, err := DecodeStream(it.Value())
-		if err != nil {
+		if err := fn(it.Key(), it.Value()); err != nil {
 			it.Close()
-			return nil, err
+			return err
 		}
-		out = append(out, s)
 	}
-	return out, it.Close()
+	return it.Close()
 }

@@ -62,12 +62,29 @@ in-flight requests finish.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")
 	f.DurationVar(&o.ttlSweep, "ttl-sweep", 5*time.Second, "how often items past their Time to Live are deleted (DynamoDB: within days; 0: never)")
-	f.IntVar(&o.shards, "stream-shards", engine.DefaultStreamShards, "shards a new DynamoDB stream starts with (DynamoDB: about one per partition)")
-	f.DurationVar(&o.rollover, "stream-rollover", engine.DefaultStreamRollover, "how long a stream shard stays open before a child shard continues it (DynamoDB: about 4h; e.g. 1m to exercise shard lineage)")
+	f.IntVar(&o.shards, "stream-shards", engine.DefaultStreamShards, "shards a new DynamoDB stream starts with, 1 to 1000 (DynamoDB: about one per partition)")
+	f.DurationVar(&o.rollover, "stream-rollover", engine.DefaultStreamRollover, "how long a stream shard that holds records stays open before a child shard continues it, at least 1s (DynamoDB: about 4h; e.g. 10s to exercise shard lineage)")
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
 	return cmd
+}
+
+// check validates the numeric flags, naming the one at fault.
+func (o serveOptions) check() error {
+	switch {
+	case o.gsiLag < 0:
+		return usageError{fmt.Errorf("--gsi-lag must not be negative")}
+	case o.ttlSweep < 0:
+		return usageError{fmt.Errorf("--ttl-sweep must not be negative")}
+	case o.collLimit <= 0:
+		return usageError{fmt.Errorf("--item-collection-size-limit must be positive")}
+	case o.shards < 1 || o.shards > 1000:
+		return usageError{fmt.Errorf("--stream-shards must be within 1..1000")}
+	case o.rollover < time.Second:
+		return usageError{fmt.Errorf("--stream-rollover must be at least 1s")}
+	}
+	return nil
 }
 
 func parseLevel(s string) (slog.Level, error) {
@@ -115,14 +132,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	if o.gsiLag < 0 || o.collLimit <= 0 || o.ttlSweep < 0 || o.shards < 1 || o.shards > 1000 || o.rollover <= 0 {
+	if err := o.check(); err != nil {
 		store.Close()
 		ln.Close()
-		return usageError{fmt.Errorf("--gsi-lag and --ttl-sweep must not be negative, --stream-rollover and --item-collection-size-limit must be positive and --stream-shards within 1..1000")}
+		return err
 	}
 	eng := engine.New(store, engine.Options{
 		Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, TTLSweep: o.ttlSweep, ItemCollectionSizeLimit: o.collLimit,
-		StreamShards: o.shards, StreamRollover: o.rollover, StreamUpkeep: max(10*time.Millisecond, min(time.Second, o.rollover/4)),
+		StreamShards: o.shards, StreamRollover: o.rollover, StreamUpkeep: min(time.Second, o.rollover/4),
 	})
 	srv := server.New(eng, server.Options{Logger: logger})
 	var fresh freshConns

@@ -69,6 +69,14 @@ type Options struct {
 	// shard replaces it; 0 means DefaultStreamRollover (4 hours, as
 	// DynamoDB).
 	StreamRollover time.Duration
+	// MaxClosedShards bounds the closed shards a stream keeps: past it,
+	// the oldest are dropped before their records reach the 24-hour
+	// retention period. 0 means DefaultMaxClosedShards (1,000). With
+	// DynamoDB's four-hour rollover a stream never has that many (a day
+	// is six generations); a rollover of seconds would otherwise pile up
+	// tens of thousands of shards a day, each one in the descriptor that
+	// every rollover rewrites.
+	MaxClosedShards int
 	// StreamUpkeep is how often shards are rolled over and records past
 	// the 24-hour retention trimmed; 0 means never (the engine's tests
 	// call the upkeep by hand).
@@ -131,6 +139,9 @@ func New(store storage.Store, opts Options) *Engine {
 	}
 	if opts.StreamShards <= 0 {
 		opts.StreamShards = DefaultStreamShards
+	}
+	if opts.MaxClosedShards <= 0 {
+		opts.MaxClosedShards = DefaultMaxClosedShards
 	}
 	if opts.StreamRollover <= 0 {
 		opts.StreamRollover = DefaultStreamRollover

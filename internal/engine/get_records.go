@@ -75,29 +75,34 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 		pos, full, closed, bytesOut := it.stamp, false, sh.Closed != 0, 0
 		inclusive := it.inclusive
 		for scan.Next() {
-			if len(out.Records) == limit || bytesOut >= maxRecordsBytes {
+			if len(out.Records) == limit {
 				full = true
 				break
 			}
 			stamp := scan.Key()[len(prefix):]
 			v := scan.Value()
-			pos, inclusive = append(pos[:0:0], stamp...), false
 			switch {
 			case len(v) == 0:
 				return errCorruptRecord
 			case v[0] == markClose:
 				closed = true
-				continue
-			case v[0] != markRecord:
-				continue
+			case v[0] == markRecord:
+				rec, err := decodeRecord(v)
+				if err != nil {
+					return err
+				}
+				js := appendRecordJSON(nil, st, region, stamp, rec)
+				if len(out.Records) > 0 && bytesOut+len(js) > maxRecordsBytes {
+					full = true // the next call starts with this record
+				} else {
+					bytesOut += len(js)
+					out.Records = append(out.Records, js)
+				}
 			}
-			rec, err := decodeRecord(v)
-			if err != nil {
-				return err
+			if full {
+				break
 			}
-			js := appendRecordJSON(nil, st, region, stamp, rec)
-			bytesOut += len(js)
-			out.Records = append(out.Records, js)
+			pos, inclusive = append(pos[:0:0], stamp...), false
 		}
 		if err := scan.Close(); err != nil {
 			return err

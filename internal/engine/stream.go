@@ -211,6 +211,12 @@ func (e *Engine) stream(tx storage.Txn, table, label string) (*catalog.Stream, e
 	if err != nil {
 		return nil, err
 	}
+	return e.cachedStream(key, raw)
+}
+
+// cachedStream decodes a stream descriptor stored at key, reusing the
+// last decoding of the same bytes. raw may be reused by the caller.
+func (e *Engine) cachedStream(key, raw []byte) (*catalog.Stream, error) {
 	if c, ok := e.streams.Load(string(key)); ok {
 		if cs := c.(*cachedStream); bytes.Equal(cs.raw, raw) {
 			return cs.stream, nil
@@ -220,7 +226,7 @@ func (e *Engine) stream(tx storage.Txn, table, label string) (*catalog.Stream, e
 	if err != nil {
 		return nil, err
 	}
-	e.streams.Store(string(key), &cachedStream{raw: raw, stream: st})
+	e.streams.Store(string(key), &cachedStream{raw: bytes.Clone(raw), stream: st})
 	return st, nil
 }
 

@@ -700,3 +700,78 @@ func FuzzParseSequenceNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestStream_UpkeepBounds: an idle stream does not grow however often
+// the rollover age passes (an empty shard stays open), and a stream
+// rolling over faster than the retention period keeps at most
+// Options.MaxClosedShards closed shards.
+func TestStream_UpkeepBounds(t *testing.T) {
+	clock := newFakeClock()
+	const maxClosed = 20
+	e, _ := openEngine(t, Options{Now: clock.Now, StreamShards: 1, StreamRollover: time.Second, MaxClosedShards: maxClosed}, "")
+	mustRun(t, e, (*Engine).CreateTable, strings.Replace(accountsTable, `"BillingMode"`, `"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"BillingMode"`, 1))
+	arn := latestArn(t, e, "accounts")
+	for i := 0; i < 50; i++ {
+		clock.Advance(time.Second)
+		if err := e.streamUpkeep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(shardsOf(t, e, arn)); n != 1 {
+		t.Fatalf("an idle stream has %d shards after 50 rollover periods, want 1", n)
+	}
+	for i := 0; i < maxClosed+10; i++ {
+		mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"k%d"}}}`, i))
+		clock.Advance(time.Second)
+		if err := e.streamUpkeep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shards := mustRun(t, e, (*Engine).DescribeStream, `{"StreamArn":"`+arn+`"}`).Stream
+	tx, _ := e.store.Begin(context.Background(), storage.ReadOnly)
+	st, err := e.stream(tx, "accounts", shards.StreamLabel)
+	tx.Rollback()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.Shards); n != maxClosed+1 {
+		t.Fatalf("%d shards, want %d closed and one open", n, maxClosed)
+	}
+	// The newest shards still chain to their parents and hold the records.
+	recs := readWholeStream(t, e, arn)
+	if len(recs) != maxClosed {
+		t.Fatalf("%d records readable, want %d (those of the shards kept)", len(recs), maxClosed)
+	}
+}
+
+// TestStream_GetRecordsOneMegabyte: a page of GetRecords stops before the
+// record that would take it past 1 MB, and the next page starts with it;
+// a single record larger than that is still returned alone.
+func TestStream_GetRecordsOneMegabyte(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, StreamShards: 1}, "")
+	mustRun(t, e, (*Engine).CreateTable, strings.Replace(accountsTable, `"BillingMode"`, `"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},"BillingMode"`, 1))
+	arn := latestArn(t, e, "accounts")
+	big := strings.Repeat("x", 399_000)
+	for i := 0; i < 6; i++ { // each MODIFY carries two ~400 KB images
+		mustRun(t, e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"k"},"v":{"S":"%d%s"}}}`, i, big))
+	}
+	shard := shardsOf(t, e, arn)[0].ShardID
+	it := mustRun(t, e, (*Engine).GetShardIterator, `{"StreamArn":"`+arn+`","ShardId":"`+shard+`","ShardIteratorType":"TRIM_HORIZON"}`).ShardIterator
+	total := 0
+	for pages := 0; ; pages++ {
+		out := mustRun(t, e, (*Engine).GetRecords, fmt.Sprintf(`{"ShardIterator":%q}`, it))
+		size := len(out.AppendJSON(nil))
+		if len(out.Records) > 1 && size > maxRecordsBytes+1024 {
+			t.Fatalf("page %d: %d records in %d bytes", pages, len(out.Records), size)
+		}
+		if len(out.Records) == 0 {
+			break
+		}
+		total += len(out.Records)
+		it = out.NextShardIterator
+	}
+	if total != 6 {
+		t.Fatalf("read %d records, want 6", total)
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
@@ -12,9 +13,10 @@ import (
 // Stream upkeep: shard rollover and the 24-hour retention.
 //
 // Every Options.StreamUpkeep the engine
-//   - rolls over each open shard older than Options.StreamRollover: one
-//     transaction closes it (close marker) and opens a child shard with
-//     the same hash range (open marker). Writers read the stream
+//   - rolls over each open shard older than Options.StreamRollover that
+//     holds a record (an empty shard stays open): one transaction closes
+//     it (close marker) and opens a child shard with the same hash range
+//     (open marker). Writers read the stream
 //     descriptor in their own transactions, so a write racing the
 //     rollover conflicts and retries into the child: no record lands in
 //     a shard after its close marker;
@@ -22,20 +24,29 @@ import (
 //     the shard's trim horizon past them (an iterator before it gets
 //     TrimmedDataAccessException);
 //   - forgets closed shards, and disabled streams, once everything in
-//     them is past the retention period, and deletes their key spaces.
+//     them is past the retention period (closed shards also beyond
+//     Options.MaxClosedShards), and deletes their key spaces.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html#Streams.DataRetention
 
 // trimBatch bounds the records one trimming transaction deletes.
 const trimBatch = 1000
 
+// DefaultMaxClosedShards bounds the closed shards a stream keeps (see
+// Options.MaxClosedShards).
+const DefaultMaxClosedShards = 1000
+
 // streamUpkeep runs one round of upkeep over every stream.
 func (e *Engine) streamUpkeep(ctx context.Context) error {
 	var streams []*catalog.Stream
 	err := e.read(ctx, func(tx storage.Txn) error {
-		var err error
-		streams, err = catalog.ListStreams(tx, "", "", "")
-		return err
+		return catalog.ScanStreams(tx, "", "", "", func(key, raw []byte) error {
+			st, err := e.cachedStream(key, raw)
+			if err == nil {
+				streams = append(streams, st)
+			}
+			return err
+		})
 	})
 	if err != nil {
 		return err
@@ -48,7 +59,10 @@ func (e *Engine) streamUpkeep(ctx context.Context) error {
 	return nil
 }
 
-// upkeepStream rolls over, trims and forgets for one stream.
+// upkeepStream rolls over, trims and forgets for one stream. st is a
+// snapshot (shared, not modified); changes are made on a fresh copy in a
+// transaction, and only when the snapshot shows something is due, so an
+// idle stream costs a few reads per round.
 func (e *Engine) upkeepStream(ctx context.Context, st *catalog.Stream) error {
 	now := e.opts.Now()
 	cutoff := now.Add(-StreamRetention).UnixNano()
@@ -58,46 +72,24 @@ func (e *Engine) upkeepStream(ctx context.Context, st *catalog.Stream) error {
 		if err != nil {
 			return err
 		}
+		e.streams.Delete(string(catalog.StreamKey(st.Table, st.Label)))
 		lo, hi := streamBounds(st.Number)
 		return e.store.DeleteRange(ctx, lo, hi)
 	}
+	due, err := e.upkeepDue(ctx, st, now)
+	if err != nil {
+		return err
+	}
 	var gone []uint32
-	err := e.update(ctx, func(tx storage.Txn) error {
-		gone = gone[:0]
-		cur, _, err := catalog.GetStream(tx, st.Table, st.Label)
-		if errors.Is(err, catalog.ErrStreamNotFound) {
-			return nil
-		}
+	if due {
+		err := e.update(ctx, func(tx storage.Txn) error {
+			var err error
+			gone, err = e.rollOver(tx, st.Table, st.Label, now)
+			return err
+		})
 		if err != nil {
 			return err
 		}
-		changed := false
-		var kept, children []catalog.Shard
-		for _, sh := range cur.Shards {
-			switch {
-			case sh.Closed != 0 && sh.Closed < cutoff:
-				gone, changed = append(gone, sh.Number), true
-				continue
-			case sh.Closed == 0 && cur.Disabled == 0 && now.Sub(time.Unix(0, sh.Created)) >= e.opts.StreamRollover:
-				if err := closeShard(tx, cur, &sh, now); err != nil {
-					return err
-				}
-				child, err := newShard(tx, cur, sh.ID, sh.HashLo, sh.HashHi, now)
-				if err != nil {
-					return err
-				}
-				children, changed = append(children, child), true
-			}
-			kept = append(kept, sh)
-		}
-		cur.Shards = append(kept, children...)
-		if !changed {
-			return nil
-		}
-		return catalog.PutStream(tx, cur)
-	})
-	if err != nil {
-		return err
 	}
 	for _, n := range gone {
 		lo, hi := shardPrefix(st.Number, n), shardPrefix(st.Number, n+1)
@@ -106,11 +98,122 @@ func (e *Engine) upkeepStream(ctx context.Context, st *catalog.Stream) error {
 		}
 	}
 	for _, sh := range st.Shards {
-		if err := e.trimShard(ctx, st, sh.Number, now.Add(-StreamRetention).Unix()); err != nil {
-			return err
+		// Only a shard opened before the cutoff can hold records past it.
+		if sh.Created < cutoff && !slices.Contains(gone, sh.Number) {
+			if err := e.trimShard(ctx, st, sh.Number, now.Add(-StreamRetention).Unix()); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// upkeepDue reports whether the snapshot st has a shard to roll over (an
+// open one past the rollover age that holds a record: an empty shard is
+// left open, so that idle streams do not grow) or closed shards to drop.
+func (e *Engine) upkeepDue(ctx context.Context, st *catalog.Stream, now time.Time) (bool, error) {
+	cutoff := now.Add(-StreamRetention).UnixNano()
+	closed := 0
+	var aging []uint32
+	for _, sh := range st.Shards {
+		switch {
+		case sh.Closed != 0:
+			closed++
+			if sh.Closed < cutoff {
+				return true, nil
+			}
+		case st.Disabled == 0 && now.Sub(time.Unix(0, sh.Created)) >= e.opts.StreamRollover:
+			aging = append(aging, sh.Number)
+		}
+	}
+	if closed > e.opts.MaxClosedShards {
+		return true, nil
+	}
+	due := false
+	err := e.read(ctx, func(tx storage.Txn) error {
+		for _, n := range aging {
+			has, err := hasRecords(tx, st.Number, n)
+			if err != nil || has {
+				due = has
+				return err
+			}
+		}
+		return nil
+	})
+	return due, err
+}
+
+// hasRecords reports whether a shard holds anything after its open
+// marker.
+func hasRecords(tx storage.Txn, stream uint64, shard uint32) (bool, error) {
+	it, err := tx.Scan(append(trimKey(stream, shard), 0), shardPrefix(stream, shard+1), true)
+	if err != nil {
+		return false, err
+	}
+	defer it.Close()
+	has := it.Next() && len(it.Value()) > 0 && it.Value()[0] != markOpen
+	return has, it.Close()
+}
+
+// rollOver, in tx, closes each open shard of the stream (table, label)
+// past the rollover age that holds records, opening a child shard with
+// its range, and forgets closed shards past the retention period or
+// beyond Options.MaxClosedShards. It returns the numbers of the shards forgotten,
+// whose key spaces the caller deletes after the commit.
+func (e *Engine) rollOver(tx storage.Txn, table, label string, now time.Time) ([]uint32, error) {
+	cur, _, err := catalog.GetStream(tx, table, label)
+	if errors.Is(err, catalog.ErrStreamNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cutoff := now.Add(-StreamRetention).UnixNano()
+	var gone []uint32
+	var kept, children []catalog.Shard
+	closed := 0
+	for _, sh := range cur.Shards {
+		switch {
+		case sh.Closed != 0 && sh.Closed < cutoff:
+			gone = append(gone, sh.Number)
+			continue
+		case sh.Closed == 0 && cur.Disabled == 0 && now.Sub(time.Unix(0, sh.Created)) >= e.opts.StreamRollover:
+			has, err := hasRecords(tx, cur.Number, sh.Number)
+			if err != nil {
+				return nil, err
+			}
+			if !has {
+				break
+			}
+			if err := closeShard(tx, cur, &sh, now); err != nil {
+				return nil, err
+			}
+			child, err := newShard(tx, cur, sh.ID, sh.HashLo, sh.HashHi, now)
+			if err != nil {
+				return nil, err
+			}
+			children = append(children, child)
+		}
+		if sh.Closed != 0 {
+			closed++
+		}
+		kept = append(kept, sh)
+	}
+	// Past the cap, drop the oldest closed shards early.
+	for i := 0; closed > e.opts.MaxClosedShards && i < len(kept); {
+		if kept[i].Closed == 0 {
+			i++
+			continue
+		}
+		gone = append(gone, kept[i].Number)
+		kept = slices.Delete(kept, i, i+1)
+		closed--
+	}
+	if len(gone) == 0 && len(children) == 0 {
+		return nil, nil
+	}
+	cur.Shards = append(kept, children...)
+	return gone, catalog.PutStream(tx, cur)
 }
 
 // trimShard deletes a shard's records created before cutoff (epoch

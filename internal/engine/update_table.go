@@ -42,6 +42,11 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
+		if in.BillingMode != nil && *in.BillingMode != t.BillingMode {
+			// Billing changes are issue 11; an unchanged mode sent along
+			// with a stream change (as tools do) is accepted.
+			return ddberr.Validation("dynago does not support changing BillingMode with UpdateTable yet; only GlobalSecondaryIndexUpdates and StreamSpecification (with an unchanged BillingMode) are applied")
+		}
 		if ss := in.StreamSpecification; ss != nil {
 			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
 				return err
