@@ -159,27 +159,44 @@ func New(store storage.Store, opts Options) *Engine {
 		e.resumeBackfills()
 	}()
 	if opts.TTLSweep > 0 {
-		e.bg.Add(1)
-		go func() {
-			defer e.bg.Done()
-			e.expireLoop(opts.TTLSweep)
-		}()
+		e.every(opts.TTLSweep, "TTL sweep", func(ctx context.Context) error {
+			n, err := e.sweepTTL(ctx)
+			if n > 0 {
+				e.opts.Logger.Debug("TTL sweep", "deleted", n)
+			}
+			return err
+		})
 	}
 	if opts.StreamUpkeep > 0 {
-		e.bg.Add(1)
-		go func() {
-			defer e.bg.Done()
-			e.streamUpkeepLoop(opts.StreamUpkeep)
-		}()
+		e.every(opts.StreamUpkeep, "stream upkeep", e.streamUpkeep)
 	}
 	if opts.GSILag > 0 {
-		e.bg.Add(1)
-		go func() {
-			defer e.bg.Done()
-			e.propagate()
-		}()
+		// Changes become visible at most a tick after their lag.
+		tick := min(max(opts.GSILag/20, time.Millisecond), 50*time.Millisecond)
+		e.every(tick, "GSI propagation", func(context.Context) error { return e.propagateDue() })
 	}
 	return e
+}
+
+// every runs fn in the background every interval until Close, logging
+// its errors as name.
+func (e *Engine) every(interval time.Duration, name string, fn func(ctx context.Context) error) {
+	e.bg.Add(1)
+	go func() {
+		defer e.bg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-e.bgCtx.Done():
+				return
+			case <-t.C:
+			}
+			if err := fn(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
+				e.opts.Logger.Warn(name, "err", err)
+			}
+		}
+	}()
 }
 
 // Close stops the engine's background work (index backfills, which

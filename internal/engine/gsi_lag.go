@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/binary"
 	"errors"
-	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/keycodec"
@@ -124,24 +123,6 @@ func uvarint(b []byte) (uint64, int) {
 		return 0, 0
 	}
 	return n, w
-}
-
-// propagate applies queued GSI changes as they come of age, until Close.
-func (e *Engine) propagate() {
-	// Changes become visible at most a tick after their lag.
-	tick := min(max(e.opts.GSILag/20, time.Millisecond), 50*time.Millisecond)
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.bgCtx.Done():
-			return
-		case <-t.C:
-		}
-		if err := e.propagateDue(); err != nil && e.bgCtx.Err() == nil {
-			e.opts.Logger.Warn("GSI propagation", "err", err)
-		}
-	}
 }
 
 // propagateDue applies every queued change older than GSILag.

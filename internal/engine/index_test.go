@@ -227,13 +227,21 @@ func varint(b []byte) (int64, bool) {
 func TestIndexes_AgreeWithTable_RandomWrites(t *testing.T) {
 	e, st := openEngine(t, Options{}, "")
 	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	startRandomWrites(t, e, 4, 500, 1)()
+	checkIndexes(t, e, st, "ixt")
+}
+
+// startRandomWrites starts workers goroutines making each randomWrites
+// (seeded by worker number and stream) and returns a function that waits
+// for them.
+func startRandomWrites(t *testing.T, e *Engine, workers, each int, stream uint64) (wait func()) {
 	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(seed uint64) {
 			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, 1))
-			for i := 0; i < 500; i++ {
+			r := rand.New(rand.NewPCG(seed, stream))
+			for i := 0; i < each; i++ {
 				if err := randomWrite(e, r); err != nil {
 					t.Error(err)
 					return
@@ -241,8 +249,7 @@ func TestIndexes_AgreeWithTable_RandomWrites(t *testing.T) {
 			}
 		}(uint64(w))
 	}
-	wg.Wait()
-	checkIndexes(t, e, st, "ixt")
+	return wg.Wait
 }
 
 // TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items

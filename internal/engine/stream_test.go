@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -232,20 +231,7 @@ func TestStream_ReplayMatchesTable(t *testing.T) {
 	e, st := openEngine(t, Options{Now: clock.Now, StreamShards: 3, StreamRollover: time.Minute}, "")
 	mustRun(t, e, (*Engine).CreateTable, streamedTable)
 	arn := latestArn(t, e, "ixt")
-	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, 7))
-			for i := 0; i < 300; i++ {
-				if err := randomWrite(e, r); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}(uint64(w))
-	}
+	wait := startRandomWrites(t, e, 4, 300, 7)
 	for i := 0; i < 6; i++ {
 		time.Sleep(5 * time.Millisecond)
 		clock.Advance(40 * time.Second)
@@ -253,7 +239,7 @@ func TestStream_ReplayMatchesTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wg.Wait()
+	wait()
 	shards := shardsOf(t, e, arn)
 	if len(shards) <= 3 {
 		t.Fatalf("%d shards after rollovers, want more than 3", len(shards))

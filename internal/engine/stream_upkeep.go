@@ -259,19 +259,3 @@ func (e *Engine) trimShard(ctx context.Context, st *catalog.Stream, shard uint32
 		}
 	}
 }
-
-// streamUpkeepLoop runs streamUpkeep every interval until Close.
-func (e *Engine) streamUpkeepLoop(interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.bgCtx.Done():
-			return
-		case <-t.C:
-		}
-		if err := e.streamUpkeep(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
-			e.opts.Logger.Warn("stream upkeep", "err", err)
-		}
-	}
-}

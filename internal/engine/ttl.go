@@ -212,21 +212,3 @@ func (e *Engine) sweepTable(ctx context.Context, t *catalog.Table) (int, error) 
 	}
 	return deleted, nil
 }
-
-// expireLoop runs sweepTTL every interval until Close.
-func (e *Engine) expireLoop(interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.bgCtx.Done():
-			return
-		case <-t.C:
-		}
-		if n, err := e.sweepTTL(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
-			e.opts.Logger.Warn("TTL sweep", "err", err)
-		} else if n > 0 {
-			e.opts.Logger.Debug("TTL sweep", "deleted", n)
-		}
-	}
-}
