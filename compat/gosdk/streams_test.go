@@ -166,7 +166,7 @@ func readStreamGo(t *testing.T, sc *dynamodbstreams.Client, arn string) (recs []
 // TestStreams_MoviesThroughGoSDK loads the 4,610 movies into a table with
 // a NEW_AND_OLD_IMAGES stream (enabled by UpdateTable), updates some
 // (some of them to the value they already have), deletes some and lets
-// TTL expire others, while the server rolls shards over every 300 ms.
+// TTL expire others, while the server rolls shards over every second.
 // Reading the whole stream through aws-sdk-go-v2's dynamodbstreams
 // client, following shard lineage, gives every change exactly once, in
 // per-item order, with the right images; replaying it gives the table.
@@ -174,7 +174,7 @@ func readStreamGo(t *testing.T, sc *dynamodbstreams.Client, arn string) (recs []
 // API_streams_GetRecords, API_streams_StreamRecord.
 func TestStreams_MoviesThroughGoSDK(t *testing.T) {
 	movies := loadMovies(t)
-	srv := StartServer(t, "--in-memory", "--ttl-sweep", "200ms", "--stream-rollover", "300ms")
+	srv := StartServer(t, "--in-memory", "--ttl-sweep", "200ms", "--stream-rollover", "1s")
 	c, sc := srv.Client(), srv.StreamsClient()
 	createMovies(t, c)
 	up, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Movies"),
@@ -239,7 +239,7 @@ func TestStreams_MoviesThroughGoSDK(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(700 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond)
 
 	recs, shards := readStreamGo(t, sc, arn)
 	parents := 0
