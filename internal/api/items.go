@@ -330,6 +330,10 @@ type ConsumedCapacity struct {
 	GSIs, LSIs map[string]float64
 	// Indexes adds the breakdown (ReturnConsumedCapacity=INDEXES).
 	Indexes bool
+	// Split adds ReadCapacityUnits and WriteCapacityUnits (the nonzero
+	// ones), as DynamoDB reports them for transactions only
+	// (docs/research-capacity.md §1); index units count as writes.
+	Split bool
 }
 
 // AddIndex charges units to the named index.
@@ -352,17 +356,36 @@ func (c *ConsumedCapacity) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendString(dst, c.TableName)
 	dst = append(dst, `,"CapacityUnits":`...)
 	dst = wire.AppendFloat(dst, c.CapacityUnits)
+	dst = c.appendSplit(dst, c.ReadUnits, c.CapacityUnits-c.ReadUnits)
 	if c.Indexes {
 		dst = append(dst, `,"Table":{"CapacityUnits":`...)
 		dst = wire.AppendFloat(dst, c.TableUnits)
+		dst = c.appendSplit(dst, c.ReadUnits, c.WriteUnits)
 		dst = append(dst, '}')
-		dst = appendIndexUnits(dst, "LocalSecondaryIndexes", c.LSIs)
-		dst = appendIndexUnits(dst, "GlobalSecondaryIndexes", c.GSIs)
+		dst = c.appendIndexUnits(dst, "LocalSecondaryIndexes", c.LSIs)
+		dst = c.appendIndexUnits(dst, "GlobalSecondaryIndexes", c.GSIs)
 	}
 	return append(dst, '}')
 }
 
-func appendIndexUnits(dst []byte, member string, m map[string]float64) []byte {
+// appendSplit appends the nonzero ReadCapacityUnits and
+// WriteCapacityUnits when c is Split.
+func (c *ConsumedCapacity) appendSplit(dst []byte, read, write float64) []byte {
+	if !c.Split {
+		return dst
+	}
+	if read != 0 {
+		dst = append(dst, `,"ReadCapacityUnits":`...)
+		dst = wire.AppendFloat(dst, read)
+	}
+	if write != 0 {
+		dst = append(dst, `,"WriteCapacityUnits":`...)
+		dst = wire.AppendFloat(dst, write)
+	}
+	return dst
+}
+
+func (c *ConsumedCapacity) appendIndexUnits(dst []byte, member string, m map[string]float64) []byte {
 	if len(m) == 0 {
 		return dst
 	}
@@ -376,6 +399,7 @@ func appendIndexUnits(dst []byte, member string, m map[string]float64) []byte {
 		dst = wire.AppendString(dst, name)
 		dst = append(dst, `:{"CapacityUnits":`...)
 		dst = wire.AppendFloat(dst, m[name])
+		dst = c.appendSplit(dst, 0, m[name])
 		dst = append(dst, '}')
 	}
 	return append(dst, '}')

@@ -67,16 +67,18 @@ func chargeIndexes(c *api.ConsumedCapacity, ch indexChange) {
 	}
 }
 
-// readPlanCapacity returns the ConsumedCapacity of a Query or Scan of p:
-// an index read is charged to the index, not the table.
-func readPlanCapacity(mode *string, p *keyPlan, units float64) *api.ConsumedCapacity {
+// readPlanCapacity returns the ConsumedCapacity of a Query or Scan of p
+// that read entries units of items or index entries and fetch units of
+// table items (an LSI read needing unprojected attributes): an index
+// read is charged to the index, the fetches to the table.
+func readPlanCapacity(mode *string, p *keyPlan, entries, fetch float64) *api.ConsumedCapacity {
 	if p.index == nil {
-		return consumed(mode, p.table.Name, units, 0)
+		return consumed(mode, p.table.Name, entries, 0)
 	}
-	c := consumed(mode, p.table.Name, 0, 0)
+	c := consumed(mode, p.table.Name, fetch, 0)
 	if c != nil {
-		c.AddIndex(p.index.Name, p.index.Local, units)
-		c.ReadUnits = units
+		c.AddIndex(p.index.Name, p.index.Local, entries)
+		c.ReadUnits += entries
 	}
 	return c
 }

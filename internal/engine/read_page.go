@@ -25,7 +25,25 @@ type page struct {
 	countOnly bool
 	limit     int // 0: none
 	out       *api.ReadOutput
-	readBytes int
+	// readBytes counts every byte read, for the 1 MB page limit;
+	// entryBytes the items or index entries the range holds, and
+	// fetchBytes the table items fetched for an LSI entry, each rounded
+	// up to 4 KB on its own as DynamoDB charges them.
+	readBytes  int
+	entryBytes int
+	fetched    []int
+}
+
+// units returns the read capacity of the page: the entries' summed size
+// rounded once, plus each fetched item rounded on its own (charged to the
+// table: fetch), halved for eventually consistent reads.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Reads
+func (p *page) units(consistent bool) (entries, fetch float64) {
+	for _, size := range p.fetched {
+		fetch += readUnits(size, consistent)
+	}
+	return readUnits(p.entryBytes, consistent), fetch
 }
 
 func newPage(plan *keyPlan, rr *api.ReadRequest) *page {
@@ -62,6 +80,7 @@ func (p *page) run(tx storage.Txn, it storage.Iterator) (err error) {
 			return err
 		}
 		p.readBytes += size
+		p.entryBytes += size
 		p.out.ScannedCount++
 		item := js
 		if p.plan.fetch {
@@ -72,6 +91,7 @@ func (p *page) run(tx storage.Txn, it storage.Iterator) (err error) {
 			if ok {
 				item = full
 				p.readBytes += fullSize
+				p.fetched = append(p.fetched, fullSize)
 			}
 		}
 		if err := p.take(item); err != nil {

@@ -51,7 +51,8 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 		if err := p.run(tx, it); err != nil {
 			return err
 		}
-		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, readUnits(p.readBytes, in.IsConsistent()))
+		entries, fetch := p.units(in.IsConsistent())
+		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
 		out = p.out
 		return nil
 	})

@@ -237,6 +237,7 @@ func transactCapacity(mode *string, actions []txnAction, units func(*txnAction) 
 		c, ok := byTable[a.t.Name]
 		if !ok {
 			c = consumed(mode, a.t.Name, 0, 0)
+			c.Split = true
 			byTable[a.t.Name] = c
 			list = append(list, c)
 		}
@@ -245,8 +246,10 @@ func transactCapacity(mode *string, actions []txnAction, units func(*txnAction) 
 		c.WriteUnits += w
 		c.TableUnits += r + w
 		c.CapacityUnits += r + w
+		// Index writes in a transaction are not doubled
+		// (docs/research-capacity.md §3.5).
 		for _, u := range idx {
-			c.AddIndex(u.name, u.local, transactionalFactor*u.units)
+			c.AddIndex(u.name, u.local, u.units)
 		}
 	}
 	return list
@@ -567,6 +570,7 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 		c, ok := capacity[t.Name]
 		if !ok {
 			if c = consumed(in.ReturnConsumedCapacity, t.Name, 0, 0); c != nil {
+				c.Split = true
 				capacity[t.Name] = c
 				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
 			}
