@@ -22,6 +22,7 @@ import (
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // serveOptions are the flags of "dynago serve".
@@ -35,6 +36,8 @@ type serveOptions struct {
 	ttlSweep    time.Duration
 	shards      int
 	rollover    time.Duration
+	throttle    bool
+	scale       float64
 	collLimit   int64
 	cpuProfile  string
 }
@@ -64,6 +67,8 @@ in-flight requests finish.`,
 	f.DurationVar(&o.ttlSweep, "ttl-sweep", 5*time.Second, "how often items past their Time to Live are deleted (DynamoDB: within days; 0: never)")
 	f.IntVar(&o.shards, "stream-shards", engine.DefaultStreamShards, "shards a new DynamoDB stream starts with, 1 to 1000 (DynamoDB: about one per partition)")
 	f.DurationVar(&o.rollover, "stream-rollover", engine.DefaultStreamRollover, "how long a stream shard that holds records stays open before a child shard continues it, at least 1s (DynamoDB: about 4h; e.g. 10s to exercise shard lineage)")
+	f.BoolVar(&o.throttle, "throttle", false, "throttle requests at DynamoDB's limits: 3,000 read and 1,000 write units a second per partition, provisioned throughput with 300 s of burst, OnDemandThroughput maximums")
+	f.Float64Var(&o.scale, "capacity-scale", 1, "with --throttle, divide every limit by this (e.g. 100: a partition takes 10 writes a second)")
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
@@ -83,6 +88,8 @@ func (o serveOptions) check() error {
 		return usageError{fmt.Errorf("--stream-shards must be within 1..1000")}
 	case o.rollover < time.Second:
 		return usageError{fmt.Errorf("--stream-rollover must be at least 1s")}
+	case o.scale < 1:
+		return usageError{fmt.Errorf("--capacity-scale must be at least 1")}
 	}
 	return nil
 }
@@ -137,10 +144,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	eng := engine.New(store, engine.Options{
+	opts := engine.Options{
 		Logger: logger, CreateDelay: o.createDelay, GSILag: o.gsiLag, TTLSweep: o.ttlSweep, ItemCollectionSizeLimit: o.collLimit,
 		StreamShards: o.shards, StreamRollover: o.rollover, StreamUpkeep: min(time.Second, o.rollover/4),
-	})
+	}
+	if o.throttle {
+		opts.Throttle = &throttle.Options{Scale: o.scale}
+	}
+	eng := engine.New(store, opts)
 	srv := server.New(eng, server.Options{Logger: logger})
 	var fresh freshConns
 	httpSrv := &http.Server{

@@ -11,7 +11,7 @@ import (
 // TestServeOptions_Check: each out-of-range flag is named in its error.
 func TestServeOptions_Check(t *testing.T) {
 	ok := serveOptions{ttlSweep: 5 * time.Second, collLimit: engine.DefaultItemCollectionSizeLimit,
-		shards: engine.DefaultStreamShards, rollover: engine.DefaultStreamRollover}
+		shards: engine.DefaultStreamShards, rollover: engine.DefaultStreamRollover, scale: 1}
 	if err := ok.check(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
@@ -25,6 +25,7 @@ func TestServeOptions_Check(t *testing.T) {
 		{func(o *serveOptions) { o.shards = 0 }, "--stream-shards must be within 1..1000"},
 		{func(o *serveOptions) { o.shards = 1001 }, "--stream-shards"},
 		{func(o *serveOptions) { o.rollover = 999 * time.Millisecond }, "--stream-rollover must be at least 1s"},
+		{func(o *serveOptions) { o.scale = 0.5 }, "--capacity-scale must be at least 1"},
 	} {
 		o := ok
 		tc.change(&o)

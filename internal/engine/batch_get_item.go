@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // BatchGetItem reads up to 100 items from one or more tables. Once the
@@ -22,9 +24,12 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 		Responses:   map[string][][]byte{},
 		Unprocessed: map[string][]byte{},
 	}
+	var demands []throttle.Demand
 	err := e.read(ctx, func(tx storage.Txn) error {
 		tables := make(map[string]*catalog.Table, len(in.Tables))
 		keys := make(map[string][][]byte, len(in.Tables))
+		tks := make(map[string][]tableKey, len(in.Tables))
+		demands = demands[:0]
 		// Resolve every table and key first: one bad table or key fails
 		// the whole request.
 		for _, name := range in.Tables {
@@ -45,9 +50,12 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				}
 				seen[string(sk)] = true
 				keys[name] = append(keys[name], sk)
+				tks[name] = append(tks[name], tk)
 			}
 		}
-		total, full := 0, false
+		total, full, requested := 0, false, 0
+		var throttled error
+		throttledKeys := 0
 		for _, name := range in.Tables {
 			t, ka := tables[name], in.RequestItems[name]
 			items := [][]byte{}
@@ -55,7 +63,15 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 			units := 0.0
 			consistent := ka.ConsistentRead != nil && *ka.ConsistentRead
 			for i, sk := range keys[name] {
+				requested++
 				if full {
+					unprocessed = append(unprocessed, ka.Keys[i])
+					continue
+				}
+				// A throttled key is returned unprocessed.
+				if err := e.admit(ctx, t, tableDemand(t, tks[name][i], false, 0)); err != nil {
+					throttled = cmp.Or(throttled, err)
+					throttledKeys++
 					unprocessed = append(unprocessed, ka.Keys[i])
 					continue
 				}
@@ -63,6 +79,9 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				if errors.Is(err, storage.ErrNotFound) {
 					// A missing item still costs a read.
 					units += readUnits(0, consistent)
+					if e.limiter != nil {
+						demands = append(demands, tableDemand(t, tks[name][i], false, readUnits(0, consistent)))
+					}
 					continue
 				}
 				if err != nil {
@@ -84,6 +103,9 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				items = append(items, js)
 				total += size
 				units += readUnits(size, consistent)
+				if e.limiter != nil {
+					demands = append(demands, tableDemand(t, tks[name][i], false, readUnits(size, consistent)))
+				}
 			}
 			out.Responses[name] = items
 			if len(unprocessed) > 0 {
@@ -93,8 +115,14 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
 			}
 		}
+		if throttledKeys == requested {
+			// Every key throttled: the request fails (a partly throttled
+			// one returns the rest as UnprocessedKeys).
+			return throttled
+		}
 		return nil
 	})
+	e.charge(demands)
 	if err != nil {
 		return nil, err
 	}

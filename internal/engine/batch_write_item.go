@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/dynago/dynago/internal/api"
@@ -8,12 +9,15 @@ import (
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // BatchWriteItem puts or deletes up to 25 items in one or more tables.
 // dynago applies the whole batch in one storage transaction (each item's
 // write is atomic, as DynamoDB promises; the batch as a whole happens to
-// be too), so UnprocessedItems is always empty.
+// be too). UnprocessedItems holds the writes throttling refused (only
+// with Options.Throttle); when every write is refused, the request fails
+// with the throttling error.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput) (*api.BatchWriteItemOutput, error) {
@@ -24,9 +28,14 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 		stored []byte    // nil for a delete
 		size   int
 	}
-	out := &api.BatchWriteItemOutput{Unprocessed: map[string][][]byte{}}
+	out := &api.BatchWriteItemOutput{}
+	var demands []throttle.Demand
 	err := e.update(ctx, func(tx storage.Txn) error {
 		out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil
+		out.Unprocessed = map[string][][]byte{}
+		demands = demands[:0]
+		var throttled error
+		requested, throttledWrites := 0, 0
 		tables := make(map[string]*catalog.Table, len(in.Tables))
 		writes := make(map[string][]write, len(in.Tables))
 		for _, name := range in.Tables {
@@ -73,9 +82,26 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 			t := tables[name]
 			var charged []indexChange
 			for _, w := range writes[name] {
+				requested++
+				// A throttled write, on its table or one of its GSIs, is
+				// returned unprocessed.
+				if err := e.admit(ctx, t, tableDemand(t, w.tk, true, 0)); err != nil {
+					throttled = cmp.Or(throttled, err)
+					throttledWrites++
+					out.Unprocessed[name] = append(out.Unprocessed[name], unprocessedWrite(t, w.tk, w.item))
+					continue
+				}
 				old, oldSize, err := readOld(tx, w.key, hasIndexes(t))
 				if err != nil {
 					return err
+				}
+				if e.limiter != nil {
+					if err := e.admit(ctx, t, gsiTouched(t, old.item, w.item)...); err != nil {
+						throttled = cmp.Or(throttled, err)
+						throttledWrites++
+						out.Unprocessed[name] = append(out.Unprocessed[name], unprocessedWrite(t, w.tk, w.item))
+						continue
+					}
 				}
 				if w.stored == nil {
 					if err := tx.Delete(w.key); err != nil {
@@ -98,6 +124,14 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					}
 				}
 				units += writeUnits(max(w.size, oldSize))
+				if e.limiter != nil {
+					var ch indexChange
+					if len(charged) > 0 && (w.stored != nil || old.exists) {
+						ch = charged[len(charged)-1]
+					}
+					gsi, lsiUnits := indexDemands(t, ch)
+					demands = append(append(demands, tableDemand(t, w.tk, true, writeUnits(max(w.size, oldSize))+lsiUnits)), gsi...)
+				}
 			}
 			if c := consumed(in.ReturnConsumedCapacity, name, 0, units); c != nil {
 				for _, ch := range charged {
@@ -106,8 +140,15 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
 			}
 		}
+		if throttledWrites == requested {
+			// Every write throttled: the request fails.
+			return throttled
+		}
 		return nil
 	})
+	if err == nil {
+		e.charge(demands)
+	}
 	if err != nil {
 		return nil, err
 	}

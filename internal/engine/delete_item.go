@@ -14,6 +14,7 @@ import (
 func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
 	var target itemTarget
+	var charge itemWrite
 	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
@@ -24,13 +25,18 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 		if err != nil {
 			return err
 		}
+		if err := charge.start(ctx, e, t, k); err != nil {
+			return err
+		}
 		key := storageKey(t, k)
 		target = itemTarget{t, key}
 		old, oldSize, err := readOld(tx, key, in.Condition != nil || hasIndexes(t))
 		if err != nil {
 			return err
 		}
+		units := writeUnits(oldSize)
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
+			charge.failed(e, t, k, units)
 			return err
 		}
 		var ch indexChange
@@ -45,10 +51,14 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 				out.Item = old.json
 			}
 		}
-		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(oldSize))
+		if err := charge.done(ctx, e, t, k, units, ch); err != nil {
+			return err
+		}
+		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, units)
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
+	charge.finish(e, err)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // Options configure an Engine. Zero values mean the documented defaults.
@@ -62,6 +63,10 @@ type Options struct {
 	// TTLSweep is how often expired items are deleted; 0 means never (the
 	// engine's tests sweep by hand). DynamoDB sweeps within hours or days.
 	TTLSweep time.Duration
+	// Throttle, when set, holds requests to DynamoDB's throughput limits
+	// (package throttle), divided by its Scale; nil (the default) never
+	// throttles.
+	Throttle *throttle.Options
 	// StreamShards is how many shards a new stream starts with; 0 means
 	// DefaultStreamShards (4).
 	StreamShards int
@@ -106,6 +111,9 @@ type Engine struct {
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
 
+	// limiter enforces throughput limits; nil when Options.Throttle is.
+	limiter *throttle.Limiter
+
 	// lastQueueTS is the last GSI change-queue timestamp issued; nodeID
 	// tells this engine's queue keys from other nodes'.
 	lastQueueTS atomic.Int64
@@ -147,6 +155,9 @@ func New(store storage.Store, opts Options) *Engine {
 		opts.StreamRollover = DefaultStreamRollover
 	}
 	e := &Engine{store: store, opts: opts, stats: map[uint64]tableStats{}}
+	if opts.Throttle != nil {
+		e.limiter = throttle.New(*opts.Throttle)
+	}
 	var id [8]byte
 	if _, err := rand.Read(id[:]); err != nil {
 		panic(fmt.Sprintf("crypto/rand: %v", err))

@@ -9,6 +9,7 @@ import (
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // GetItem returns the item with the given key, projected, or no item.
@@ -27,6 +28,9 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 		if err != nil {
 			return err
 		}
+		if err := e.admit(ctx, t, tableDemand(t, k, false, 0)); err != nil {
+			return err
+		}
 		raw, err := tx.Get(storageKey(t, k))
 		size := 0
 		switch {
@@ -42,7 +46,11 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 				return err
 			}
 		}
-		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, readUnits(size, in.IsConsistent()), 0)
+		units := readUnits(size, in.IsConsistent())
+		if e.limiter != nil {
+			e.charge([]throttle.Demand{tableDemand(t, k, false, units)})
+		}
+		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, units, 0)
 		return nil
 	})
 	if err != nil {

@@ -308,10 +308,18 @@ type indexChange struct {
 	units []indexUnits
 }
 
-// indexUnits are the write units one item write cost one index.
+// indexUnits are the write units one item write cost one index, and
+// the index partitions (by partition-key hash) they went to.
 type indexUnits struct {
-	name  string
-	local bool
+	name    string
+	local   bool
+	units   float64
+	touched []indexTouch
+}
+
+// indexTouch is one entry put or deleted: its partition hash and units.
+type indexTouch struct {
+	hash  uint64
 	units float64
 }
 
@@ -352,23 +360,32 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 			}
 		}
 		lag := !ix.Local && e.opts.GSILag > 0
-		units := 0.0
+		var touched []indexTouch
+		touch := func(key []byte, units float64) {
+			h, _ := keycodec.KeyHash(key)
+			touched = append(touched, indexTouch{h, units})
+		}
 		switch {
 		case hadOld && hasNew && bytes.Equal(oldKey, newE.key):
 			if sameEntry(t, ix, old, oldJSON, newE) {
 				continue
 			}
-			units = writeUnits(newE.size)
+			touch(newE.key, writeUnits(newE.size))
 		case hadOld && hasNew:
-			units = writeUnits(projectedSize(t, ix, old, oldSize)) + writeUnits(newE.size)
+			touch(oldKey, writeUnits(projectedSize(t, ix, old, oldSize)))
+			touch(newE.key, writeUnits(newE.size))
 		case hadOld:
-			units = writeUnits(projectedSize(t, ix, old, oldSize))
+			touch(oldKey, writeUnits(projectedSize(t, ix, old, oldSize)))
 		case hasNew:
-			units = writeUnits(newE.size)
+			touch(newE.key, writeUnits(newE.size))
 		default:
 			continue
 		}
-		ch.units = append(ch.units, indexUnits{ix.Name, ix.Local, units})
+		units := 0.0
+		for _, w := range touched {
+			units += w.units
+		}
+		ch.units = append(ch.units, indexUnits{ix.Name, ix.Local, units, touched})
 		if hadOld && (!hasNew || !bytes.Equal(oldKey, newE.key)) {
 			if lag {
 				queued = append(queued, indexOp{index: ix.Number, key: oldKey})

@@ -20,6 +20,7 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 	stored := encodeItem(in.Item, size)
 	out := &api.ItemOutput{Member: "Attributes"}
 	var target itemTarget
+	var charge itemWrite
 	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
@@ -28,6 +29,9 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		}
 		k, err := extractKey(t, in.Item, keyOfItem)
 		if err != nil {
+			return err
+		}
+		if err := charge.start(ctx, e, t, k); err != nil {
 			return err
 		}
 		if err := checkItemSize(size); err != nil {
@@ -46,12 +50,14 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		// maintenance needs the old item's index keys.
 		var old oldItem
 		oldSize := 0
-		if indexed || streamed(t) || in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) {
+		if indexed || streamed(t) || in.Condition != nil || in.ReturnValue() == "ALL_OLD" || wantsCapacity(in.ReturnConsumedCapacity) || e.limiter != nil {
 			if old, oldSize, err = readOld(tx, key, indexed || in.Condition != nil || in.ReturnValue() == "ALL_OLD"); err != nil {
 				return err
 			}
 		}
+		units := writeUnits(max(size, oldSize))
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
+			charge.failed(e, t, k, units)
 			return err
 		}
 		if err := tx.Set(key, stored); err != nil {
@@ -61,13 +67,17 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 		if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, in.Item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
+		if err := charge.done(ctx, e, t, k, units, ch); err != nil {
+			return err
+		}
 		if in.ReturnValue() == "ALL_OLD" && old.exists {
 			out.Item = old.json
 		}
-		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
+		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, units)
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
+	charge.finish(e, err)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // Query reads one item collection of a table or secondary index in
@@ -51,6 +52,10 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
+		demand := readDemand(plan, partition, false)
+		if err := e.admit(ctx, t, demand); err != nil {
+			return err
+		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, !forward)
 		if err != nil {
@@ -60,6 +65,10 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			return err
 		}
 		entries, fetch := p.units(in.IsConsistent())
+		if e.limiter != nil {
+			demand.Units = entries + fetch
+			e.charge([]throttle.Demand{demand})
+		}
 		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
 		out = p.out
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // Scan reads a whole table (or one segment of a parallel scan) in
@@ -43,6 +44,10 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
+		demand := readDemand(plan, nil, true)
+		if err := e.admit(ctx, t, demand); err != nil {
+			return err
+		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, false)
 		if err != nil {
@@ -52,6 +57,10 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			return err
 		}
 		entries, fetch := p.units(in.IsConsistent())
+		if e.limiter != nil {
+			demand.Units = entries + fetch
+			e.charge([]throttle.Demand{demand})
+		}
 		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
 		out = p.out
 		return nil

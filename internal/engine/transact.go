@@ -14,6 +14,7 @@ import (
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 	"github.com/dynago/dynago/internal/wire"
 )
 
@@ -86,6 +87,7 @@ type txnAction struct {
 func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteItemsInput) (*api.TransactWriteItemsOutput, error) {
 	var out *api.TransactWriteItemsOutput
 	var attempt []txnAction // the last attempt's actions, for the conflict hook
+	var demands []throttle.Demand
 	conflict := func(began time.Time) error {
 		// Lost to another transaction on one of the items: DynamoDB
 		// cancels, naming those items TransactionConflict. Lost to a
@@ -137,8 +139,15 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 			return nil
 		}
 		failed := false
+		demands = demands[:0]
 		for i := range actions {
 			a := &actions[i]
+			if reasons[i].code == "" && e.limiter != nil {
+				// A throttled action cancels the transaction.
+				if err := e.admit(ctx, a.t, tableDemand(a.t, a.tk, true, 0)); err != nil {
+					reasons[i] = throttleReason(err)
+				}
+			}
 			if reasons[i].code == "" {
 				if r, ok := a.evaluate(); !ok {
 					if a.fatal != nil {
@@ -199,6 +208,13 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 		out.ConsumedCapacity = transactCapacity(in.ReturnConsumedCapacity, actions, func(a *txnAction) (float64, float64, []indexUnits) {
 			return 0, transactionalFactor * writeUnits(max(a.size, a.oldSz)), a.charged.units
 		})
+		if e.limiter != nil {
+			for i := range actions {
+				a := &actions[i]
+				gsi, lsiUnits := indexDemands(a.t, a.charged)
+				demands = append(append(demands, tableDemand(a.t, a.tk, true, transactionalFactor*writeUnits(max(a.size, a.oldSz))+lsiUnits)), gsi...)
+			}
+		}
 		if len(metrics) > 0 {
 			out.ItemCollectionMetrics = metrics
 		}
@@ -207,6 +223,9 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 		}
 		return nil
 	}, conflict)
+	if err == nil {
+		e.charge(demands)
+	}
 	var de *ddberr.Error
 	if errors.As(err, &de) && de.Code == ddberr.TransactionConflictException {
 		// The retry budget ran out: other writers kept changing these

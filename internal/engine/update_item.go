@@ -19,6 +19,7 @@ import (
 func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.ItemOutput, error) {
 	out := &api.ItemOutput{Member: "Attributes"}
 	var target itemTarget
+	var charge itemWrite
 	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
 		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
 		t, err := e.activeTable(tx, *in.TableName)
@@ -27,6 +28,9 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		}
 		k, err := extractKey(t, in.Key, keyOfKey)
 		if err != nil {
+			return err
+		}
+		if err := charge.start(ctx, e, t, k); err != nil {
 			return err
 		}
 		if err := checkKeyUnchanged(t, in); err != nil {
@@ -39,6 +43,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 			return err
 		}
 		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
+			charge.failed(e, t, k, writeUnits(oldSize))
 			return err
 		}
 		item, paths, size, err := applyUpdate(t, in, old)
@@ -53,11 +58,16 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
 			return err
 		}
+		units := writeUnits(max(size, oldSize))
+		if err := charge.done(ctx, e, t, k, units, ch); err != nil {
+			return err
+		}
 		out.Item = updateReturnValues(in.ReturnValue(), old, item, paths)
-		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, writeUnits(max(size, oldSize)))
+		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, units)
 		chargeIndexes(out.ConsumedCapacity, ch)
 		return nil
 	})
+	charge.finish(e, err)
 	if err != nil {
 		return nil, err
 	}

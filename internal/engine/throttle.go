@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/throttle"
+)
+
+// Throttling (Options.Throttle).
+//
+// Each operation describes the partitions it touches as throttle.Demands:
+// a single-item read or write its table partition (and, for a write,
+// the partition of every GSI entry it puts or deletes, so that a hot GSI
+// back-pressures the base table as in DynamoDB), a Query the partition it
+// reads, a Scan its table as a whole. It asks the limiter before doing
+// the work (admit) and reports what it consumed after (charge); a
+// conditional write whose condition fails is still charged. Throttled
+// requests get DynamoDB's exception with ThrottlingReasons; batches
+// return the throttled part as UnprocessedItems/UnprocessedKeys.
+//
+// Messages: docs/research-throttling.md.
+
+// settingsOf returns the throttle settings of t (ix nil) or of its GSI
+// ix. An LSI shares its table's partitions and settings.
+func settingsOf(t *catalog.Table, ix *catalog.Index) throttle.Settings {
+	if t.BillingMode == catalog.BillingPayPerRequest {
+		s := throttle.Settings{OnDemand: true, MaxReadUnits: t.MaxReadRequestUnits, MaxWriteUnits: t.MaxWriteRequestUnits}
+		if ix != nil && !ix.Local {
+			s.MaxReadUnits, s.MaxWriteUnits = ix.MaxReadRequestUnits, ix.MaxWriteRequestUnits
+		}
+		return s
+	}
+	if ix != nil && !ix.Local {
+		return throttle.Settings{ReadUnits: ix.ReadCapacityUnits, WriteUnits: ix.WriteCapacityUnits}
+	}
+	return throttle.Settings{ReadUnits: t.ReadCapacityUnits, WriteUnits: t.WriteCapacityUnits}
+}
+
+// tableDemand is a read or write of the item with key tk in t.
+func tableDemand(t *catalog.Table, tk tableKey, write bool, units float64) throttle.Demand {
+	return throttle.Demand{
+		Space:    throttle.Space{Table: t.Number},
+		Settings: settingsOf(t, nil),
+		Hash:     keycodec.Hash(keycodec.AppendValue(nil, tk.hash)),
+		Write:    write,
+		Units:    units,
+	}
+}
+
+// indexDemands are the GSI writes of one item write; LSI writes are
+// charged to the table partition (an LSI lives in its table's item
+// collections), which the caller does by adding them to its units.
+func indexDemands(t *catalog.Table, ch indexChange) (gsi []throttle.Demand, lsiUnits float64) {
+	for _, u := range ch.units {
+		if u.local {
+			lsiUnits += u.units
+			continue
+		}
+		ix := t.Index(u.name)
+		for _, w := range u.touched {
+			gsi = append(gsi, throttle.Demand{
+				Space:    throttle.Space{Table: t.Number, Index: ix.Number},
+				Settings: settingsOf(t, ix),
+				Hash:     w.hash,
+				Write:    true,
+				Units:    w.units,
+			})
+		}
+	}
+	return gsi, lsiUnits
+}
+
+// admit asks the limiter (when throttling is on) whether demands may
+// proceed, returning DynamoDB's throttling error for t when not.
+func (e *Engine) admit(ctx context.Context, t *catalog.Table, demands ...throttle.Demand) error {
+	if e.limiter == nil || len(demands) == 0 {
+		return nil
+	}
+	v, ok := e.limiter.Admit(e.opts.Now(), demands)
+	if ok {
+		return nil
+	}
+	return e.throttled(ctx, t, v)
+}
+
+// charge records what demands consumed (when throttling is on).
+func (e *Engine) charge(demands []throttle.Demand) {
+	if e.limiter != nil && len(demands) > 0 {
+		e.limiter.Charge(e.opts.Now(), demands)
+	}
+}
+
+// throttled returns the error DynamoDB gives for verdict v on table t:
+// ProvisionedThroughputExceededException for provisioned throughput and
+// for a partition's limit, ThrottlingException for an on-demand maximum,
+// each with its ThrottlingReasons.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+func (e *Engine) throttled(ctx context.Context, t *catalog.Table, v throttle.Verdict) error {
+	resource := e.tableArn(ctx, t.Name)
+	subject := "Table"
+	if v.Space.Index != 0 {
+		subject = "Index"
+		for _, ix := range t.GSIs {
+			if ix.Number == v.Space.Index {
+				resource += "/index/" + ix.Name
+			}
+		}
+	}
+	op := "Read"
+	if v.Write {
+		op = "Write"
+	}
+	onDemand := t.BillingMode == catalog.BillingPayPerRequest
+	code, msg := ddberr.ProvisionedThroughputExceededException, msgProvisionedExceeded
+	if v.Space.Index != 0 {
+		msg = msgIndexProvisionedExceeded
+	}
+	var limit string
+	switch v.Limit {
+	case throttle.KeyRange:
+		limit = "KeyRangeThroughputExceeded"
+		if onDemand {
+			code, msg = ddberr.ThrottlingException, msgOnDemandExceeded
+		}
+	case throttle.Provisioned:
+		limit = "ProvisionedThroughputExceeded"
+	case throttle.MaxOnDemand:
+		limit = "MaxOnDemandThroughputExceeded"
+		code, msg = ddberr.ThrottlingException, msgMaxOnDemandExceeded
+	}
+	err := ddberr.New(code, msg)
+	// ThrottlingException spells the member with a lower-case t
+	// (docs/research-throttling.md §2).
+	member := "ThrottlingReasons"
+	if code == ddberr.ThrottlingException {
+		member = "throttlingReasons"
+	}
+	err.Fields = map[string][]byte{
+		member: []byte(`[{"reason":"` + subject + op + limit + `","resource":"` + resource + `"}]`),
+	}
+	return err
+}
+
+// DynamoDB's throttling messages, verbatim (some without a final full
+// stop): docs/research-throttling.md §1.
+const (
+	msgProvisionedExceeded      = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	msgIndexProvisionedExceeded = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API"
+	msgOnDemandExceeded         = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
+	msgMaxOnDemandExceeded      = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
+)
+
+// itemWrite collects what one single-item write (PutItem, UpdateItem,
+// DeleteItem) consumed, across the attempts of its transaction, for
+// charge after it ends.
+type itemWrite struct {
+	demands []throttle.Demand
+}
+
+// start admits the write to its table partition, before any work.
+func (w *itemWrite) start(ctx context.Context, e *Engine, t *catalog.Table, k tableKey) error {
+	w.demands = w.demands[:0]
+	return e.admit(ctx, t, tableDemand(t, k, true, 0))
+}
+
+// done admits the write's GSI entries (a throttled GSI rejects the base
+// table's write) and records units on the table partition plus every
+// index written.
+func (w *itemWrite) done(ctx context.Context, e *Engine, t *catalog.Table, k tableKey, units float64, ch indexChange) error {
+	if e.limiter == nil {
+		return nil
+	}
+	gsi, lsiUnits := indexDemands(t, ch)
+	if err := e.admit(ctx, t, gsi...); err != nil {
+		return err
+	}
+	w.demands = append(append(w.demands, tableDemand(t, k, true, units+lsiUnits)), gsi...)
+	return nil
+}
+
+// failed records a write whose condition failed: DynamoDB still charges
+// it (docs/research-capacity.md §3).
+func (w *itemWrite) failed(e *Engine, t *catalog.Table, k tableKey, units float64) {
+	if e.limiter != nil {
+		w.demands = append(w.demands, tableDemand(t, k, true, units))
+	}
+}
+
+// finish charges what was recorded, unless the write failed for another
+// reason than its condition.
+func (w *itemWrite) finish(e *Engine, err error) {
+	if err == nil || ddberr.Is(err, ddberr.ConditionalCheckFailedException) {
+		e.charge(w.demands)
+	}
+}
+
+// readDemand is a Query (spread false: of the partition whose encoded
+// key prefix is partition) or Scan (spread) of plan's key space.
+func readDemand(plan *keyPlan, partition []byte, spread bool) throttle.Demand {
+	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, Settings: settingsOf(plan.table, nil), Spread: spread}
+	if ix := plan.index; ix != nil && !ix.Local {
+		d.Space.Index, d.Settings = ix.Number, settingsOf(plan.table, ix)
+	}
+	if !spread {
+		d.Hash, _ = keycodec.KeyHash(partition)
+	}
+	return d
+}
+
+// gsiTouched returns the GSI partitions replacing old with item (either
+// may be nil) would write, for admission before the write; units are
+// charged afterwards from its indexChange.
+func gsiTouched(t *catalog.Table, old, item attr.Item) []throttle.Demand {
+	var ds []throttle.Demand
+	for _, ix := range t.GSIs {
+		for _, it := range []attr.Item{old, item} {
+			if it == nil {
+				continue
+			}
+			if key, ok := entryKeyOf(t, ix, it); ok {
+				h, _ := keycodec.KeyHash(key)
+				ds = append(ds, throttle.Demand{Space: throttle.Space{Table: t.Number, Index: ix.Number}, Settings: settingsOf(t, ix), Hash: h, Write: true})
+			}
+		}
+	}
+	return ds
+}
+
+// unprocessedWrite encodes a throttled BatchWriteItem request: the put's
+// item, or the delete's key (item nil).
+func unprocessedWrite(t *catalog.Table, tk tableKey, item attr.Item) []byte {
+	if item != nil {
+		return append(attr.AppendItem([]byte(`{"PutRequest":{"Item":`), item), "}}"...)
+	}
+	key := attr.Item{t.KeySchema[0].AttributeName: tk.hash}
+	if tk.hasRange {
+		key[t.KeySchema[1].AttributeName] = tk.rng
+	}
+	return append(attr.AppendItem([]byte(`{"DeleteRequest":{"Key":`), key), "}}"...)
+}
+
+// throttleReason is the cancellation reason of a transaction action that
+// throttling refused: ThrottlingError on on-demand tables,
+// ProvisionedThroughputExceeded on provisioned ones, with the message of
+// the exception a single write would get.
+func throttleReason(err error) cancelReason {
+	de, _ := ddberr.As(err)
+	if de.Code == ddberr.ThrottlingException {
+		return cancelReason{code: "ThrottlingError", message: de.Message}
+	}
+	return cancelReason{code: "ProvisionedThroughputExceeded", message: de.Message}
+}

@@ -1,0 +1,217 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/keycodec"
+	"github.com/dynago/dynago/internal/throttle"
+)
+
+// ordersTable is seed 001's order table: open orders carry GSI2PK, and
+// the GSI is on-demand like its table.
+const ordersTable = `{"TableName":"orders","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],
+ "AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"GSI2PK","AttributeType":"S"},{"AttributeName":"GSI2SK","AttributeType":"S"}],
+ "BillingMode":"PAY_PER_REQUEST",
+ "GlobalSecondaryIndexes":[{"IndexName":"GSI2","KeySchema":[{"AttributeName":"GSI2PK","KeyType":"HASH"},{"AttributeName":"GSI2SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
+
+// reasonOf returns the reason of a throttling error ("" if err is
+// not one) and its code.
+func reasonOf(err error) (ddberr.Code, string) {
+	de, ok := ddberr.As(err)
+	if !ok {
+		return "", ""
+	}
+	raw := string(de.Fields["ThrottlingReasons"]) + string(de.Fields["throttlingReasons"])
+	i := strings.Index(raw, `"reason":"`)
+	if i < 0 {
+		return de.Code, ""
+	}
+	rest := raw[i+len(`"reason":"`):]
+	return de.Code, rest[:strings.IndexByte(rest, '"')]
+}
+
+// TestThrottle_HotKeyOnOneItem: with a capacity scale of 100, a partition
+// takes 10 write units a second; writing one item 20 times a second is
+// held to that, with the key-range reason, while the same rate over many
+// items passes.
+func TestThrottle_HotKeyOnOneItem(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	ok, thr := 0, 0
+	var reason string
+	var code ddberr.Code
+	for i := 0; i < 200; i++ { // 20 a second for 10 s
+		_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"hot"},"n":{"N":"%d"}}}`, i))
+		switch {
+		case err == nil:
+			ok++
+		default:
+			code, reason = reasonOf(err)
+			if reason == "" {
+				t.Fatal(err)
+			}
+			thr++
+		}
+		clock.Advance(50 * time.Millisecond)
+	}
+	if ok < 100 || ok > 111 || reason != "TableWriteKeyRangeThroughputExceeded" || code != ddberr.ThrottlingException {
+		t.Fatalf("hot key: %d written, %d throttled (%s %s); want about 100 (10/s plus a second's burst)", ok, thr, code, reason)
+	}
+	// Reads are held to 30 units a second (0.5 each, eventual: 60 reads).
+	reads := 0
+	for i := 0; i < 200; i++ {
+		if _, err := run(e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"hot"}}}`); err == nil {
+			reads++
+		} else if _, r := reasonOf(err); r != "TableReadKeyRangeThroughputExceeded" {
+			t.Fatalf("read: %v", err)
+		}
+		clock.Advance(10 * time.Millisecond) // 100 reads a second for 2 s
+	}
+	if reads < 120 || reads > 182 {
+		t.Fatalf("%d of 200 reads over 2 s, want about 60 a second plus a second's burst", reads)
+	}
+	for i := 0; i < 200; i++ {
+		if _, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"k%d"}}}`, i)); err != nil {
+			t.Fatalf("spread write %d: %v", i, err)
+		}
+		clock.Advance(50 * time.Millisecond)
+	}
+}
+
+// TestThrottle_Seed001HotGSI is seed 001's interview problem at a scale
+// of 100: orders written at 20 a second (2,000 in production terms)
+// that all carry GSI2PK = STATUS#open put one GSI partition over its
+// 10 write units a second; the base-table writes are rejected with the
+// index's reason and not applied. Sharding the GSI key
+// (STATUS#open#0..15) spreads the same load and nothing throttles.
+func TestThrottle_Seed001HotGSI(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	write := func(i int, gsiPK string) error {
+		_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"orders","Item":{"PK":{"S":"ORDER#%d"},"SK":{"S":"ORDER#%d"},"GSI2PK":{"S":"%s"},"GSI2SK":{"S":"2026-01-01T00:00:%02d"}}}`, i, i, gsiPK, i%60))
+		return err
+	}
+	throttled := map[int]bool{}
+	for i := 0; i < 200; i++ { // 20 a second for 10 s
+		if err := write(i, "STATUS#open"); err != nil {
+			code, reason := reasonOf(err)
+			if reason != "IndexWriteKeyRangeThroughputExceeded" || code != ddberr.ThrottlingException ||
+				!strings.Contains(string(err.(*ddberr.Error).Fields["throttlingReasons"]), `:table/orders/index/GSI2"`) {
+				t.Fatalf("write %d: %v %s", i, err, err.(*ddberr.Error).Fields["throttlingReasons"])
+			}
+			throttled[i] = true
+		}
+		clock.Advance(50 * time.Millisecond)
+	}
+	if n := len(throttled); n < 80 || n > 100 {
+		t.Fatalf("%d of 200 orders throttled, want about 90 (the GSI partition takes 10/s plus a second's burst)", n)
+	}
+	// A throttled write was not applied: the base table has exactly the others.
+	count := mustRun(t, e, (*Engine).Scan, `{"TableName":"orders","Select":"COUNT"}`).Count
+	if count != 200-len(throttled) {
+		t.Fatalf("table holds %d orders, want %d", count, 200-len(throttled))
+	}
+	// The sharded design: 16 shards, each at 1.25 a second; check first
+	// that no GSI partition gets more than its 10 a second.
+	load := map[int]int{}
+	for k := 0; k < 16; k++ {
+		h := keycodec.Hash(keycodec.AppendValue(nil, attr.Str(fmt.Sprintf("STATUS#open#%d", k))))
+		load[int((h>>32)*4>>32)]++
+	}
+	for p, n := range load {
+		if float64(n)*20/16 > 10 {
+			t.Fatalf("shard spread: partition %d gets %d of 16 shards", p, n)
+		}
+	}
+	clock.Advance(time.Minute)
+	for i := 1000; i < 1200; i++ {
+		if err := write(i, fmt.Sprintf("STATUS#open#%d", i%16)); err != nil {
+			t.Fatalf("sharded write %d: %v", i, err)
+		}
+		clock.Advance(50 * time.Millisecond)
+	}
+}
+
+// TestThrottle_BatchWriteUnprocessed: throttled writes of a batch come
+// back in UnprocessedItems and are not applied; the rest are; a batch
+// whose every write is throttled fails.
+func TestThrottle_BatchWriteUnprocessed(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	batch := func(keys ...string) string {
+		var reqs []string
+		for _, k := range keys {
+			reqs = append(reqs, `{"PutRequest":{"Item":{"pk":{"S":"`+k+`"}}}}`)
+		}
+		return `{"RequestItems":{"accounts":[` + strings.Join(reqs, ",") + `]}}`
+	}
+	// Exhaust the hot key's partition (10 units a second, plus a second's burst).
+	for i := 0; i < 25; i++ {
+		run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"hot"},"n":{"N":"%d"}}}`, i))
+	}
+	out := mustRun(t, e, (*Engine).BatchWriteItem, batch("hot", "cold"))
+	if got := out.Unprocessed["accounts"]; len(got) != 1 || string(got[0]) != `{"PutRequest":{"Item":{"pk":{"S":"hot"}}}}` {
+		t.Fatalf("UnprocessedItems %q, want the hot put", got)
+	}
+	if _, err := run(e, (*Engine).BatchWriteItem, batch("hot")); !ddberr.Is(err, ddberr.ThrottlingException) {
+		t.Fatalf("a batch of only throttled writes: %v", err)
+	}
+	got := mustRun(t, e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"cold"}},"ConsistentRead":true}`)
+	if got.Item == nil {
+		t.Fatal("the unthrottled write of the batch was not applied")
+	}
+}
+
+// TestThrottle_ProvisionedBurst: a provisioned table with 5 write units
+// takes its 300 seconds of saved burst (1,500 units), then 5 a second,
+// answering ProvisionedThroughputExceededException with the table's
+// reason.
+func TestThrottle_ProvisionedBurst(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 1}}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"prov","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`)
+	ok := 0
+	var last error
+	for i := 0; i < 2000; i++ { // 1,000 a second over 2 s, to many keys
+		if _, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"prov","Item":{"pk":{"S":"k%d"}}}`, i)); err == nil {
+			ok++
+		} else {
+			last = err
+		}
+		clock.Advance(time.Millisecond)
+	}
+	code, reason := reasonOf(last)
+	if ok < 1500 || ok > 1512 || code != ddberr.ProvisionedThroughputExceededException || reason != "TableWriteProvisionedThroughputExceeded" {
+		t.Fatalf("%d written, last %v (%s); want the 1,500 burst plus 5/s", ok, last, reason)
+	}
+}
+
+// TestThrottle_TransactionCancelled: a transaction with an action on a
+// throttled partition is cancelled with ThrottlingError for that action
+// (docs/research-throttling.md §4), and nothing is written.
+func TestThrottle_TransactionCancelled(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	for i := 0; i < 25; i++ {
+		run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"hot"},"n":{"N":"%d"}}}`, i))
+	}
+	_, err := run(e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Put":{"TableName":"accounts","Item":{"pk":{"S":"cold"}}}},{"Put":{"TableName":"accounts","Item":{"pk":{"S":"hot"}}}}]}`)
+	if !ddberr.Is(err, ddberr.TransactionCanceledException) || !strings.Contains(err.Error(), "[None, ThrottlingError]") {
+		t.Fatalf("got %v, want a cancellation [None, ThrottlingError]", err)
+	}
+	if got := mustRun(t, e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"cold"}},"ConsistentRead":true}`); got.Item != nil {
+		t.Fatal("the cancelled transaction wrote its other item")
+	}
+	// A second later the partition has capacity again.
+	clock.Advance(2 * time.Second)
+	mustRun(t, e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Put":{"TableName":"accounts","Item":{"pk":{"S":"hot"}}}}]}`)
+}
