@@ -69,7 +69,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 					continue
 				}
 				// A throttled key is returned unprocessed.
-				if err := e.admit(ctx, t, tableDemand(t, tks[name][i], false, 0)); err != nil {
+				if err := e.admitIf(ctx, t, func() throttle.Demand { return tableDemand(t, tks[name][i], false, 0) }); err != nil {
 					throttled = cmp.Or(throttled, err)
 					throttledKeys++
 					unprocessed = append(unprocessed, ka.Keys[i])

@@ -85,7 +85,7 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 				requested++
 				// A throttled write, on its table or one of its GSIs, is
 				// returned unprocessed.
-				if err := e.admit(ctx, t, tableDemand(t, w.tk, true, 0)); err != nil {
+				if err := e.admitIf(ctx, t, func() throttle.Demand { return tableDemand(t, w.tk, true, 0) }); err != nil {
 					throttled = cmp.Or(throttled, err)
 					throttledWrites++
 					out.Unprocessed[name] = append(out.Unprocessed[name], unprocessedWrite(t, w.tk, w.item))

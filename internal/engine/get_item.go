@@ -28,8 +28,10 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 		if err != nil {
 			return err
 		}
-		if err := e.admit(ctx, t, tableDemand(t, k, false, 0)); err != nil {
-			return err
+		if e.limiter != nil {
+			if err := e.admit(ctx, t, tableDemand(t, k, false, 0)); err != nil {
+				return err
+			}
 		}
 		raw, err := tx.Get(storageKey(t, k))
 		size := 0

@@ -52,9 +52,12 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
-		demand := readDemand(plan, partition, false)
-		if err := e.admit(ctx, t, demand); err != nil {
-			return err
+		var demand throttle.Demand
+		if e.limiter != nil {
+			demand = readDemand(plan, partition, false)
+			if err := e.admit(ctx, t, demand); err != nil {
+				return err
+			}
 		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, !forward)

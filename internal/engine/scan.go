@@ -44,9 +44,12 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
-		demand := readDemand(plan, nil, true)
-		if err := e.admit(ctx, t, demand); err != nil {
-			return err
+		var demand throttle.Demand
+		if e.limiter != nil {
+			demand = readDemand(plan, nil, true)
+			if err := e.admit(ctx, t, demand); err != nil {
+				return err
+			}
 		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, false)

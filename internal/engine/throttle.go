@@ -87,6 +87,15 @@ func (e *Engine) admit(ctx context.Context, t *catalog.Table, demands ...throttl
 	return e.throttled(ctx, t, v)
 }
 
+// admitIf is admit of the demand d returns, computed only when
+// throttling is on.
+func (e *Engine) admitIf(ctx context.Context, t *catalog.Table, d func() throttle.Demand) error {
+	if e.limiter == nil {
+		return nil
+	}
+	return e.admit(ctx, t, d())
+}
+
 // charge records what demands consumed (when throttling is on).
 func (e *Engine) charge(demands []throttle.Demand) {
 	if e.limiter != nil && len(demands) > 0 {
@@ -164,6 +173,9 @@ type itemWrite struct {
 
 // start admits the write to its table partition, before any work.
 func (w *itemWrite) start(ctx context.Context, e *Engine, t *catalog.Table, k tableKey) error {
+	if e.limiter == nil {
+		return nil
+	}
 	w.demands = w.demands[:0]
 	return e.admit(ctx, t, tableDemand(t, k, true, 0))
 }
