@@ -215,3 +215,18 @@ func TestThrottle_TransactionCancelled(t *testing.T) {
 	clock.Advance(2 * time.Second)
 	mustRun(t, e, (*Engine).TransactWriteItems, `{"TransactItems":[{"Put":{"TableName":"accounts","Item":{"pk":{"S":"hot"}}}}]}`)
 }
+
+// TestThrottle_TransactGetCancelled: a TransactGetItems reading a
+// throttled partition is cancelled with ThrottlingError for that Get.
+func TestThrottle_TransactGetCancelled(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	for i := 0; i < 100; i++ { // 30 read units a second: 60 eventual reads, plus a second's burst
+		run(e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"hot"}},"ConsistentRead":true}`)
+	}
+	_, err := run(e, (*Engine).TransactGetItems, `{"TransactItems":[{"Get":{"TableName":"accounts","Key":{"pk":{"S":"cold"}}}},{"Get":{"TableName":"accounts","Key":{"pk":{"S":"hot"}}}}]}`)
+	if !ddberr.Is(err, ddberr.TransactionCanceledException) || !strings.Contains(err.Error(), "[None, ThrottlingError]") {
+		t.Fatalf("got %v, want a cancellation [None, ThrottlingError]", err)
+	}
+}

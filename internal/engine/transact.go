@@ -532,6 +532,7 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 	defer tx.Rollback()
 	out := &api.TransactGetItemsOutput{Responses: make([][]byte, len(in.Gets))}
 	tables := make([]*catalog.Table, len(in.Gets))
+	sizes := make([]int, len(in.Gets)) // for throttling's charge
 	for i, g := range in.Gets {
 		if tables[i], err = e.activeTable(tx, *g.TableName); err != nil {
 			return nil, err
@@ -558,6 +559,25 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 		}
 		seen[string(keys[i])] = true
 	}
+	if e.limiter != nil {
+		// A throttled Get cancels the transaction.
+		tks := make([]tableKey, len(in.Gets))
+		for i, g := range in.Gets {
+			tks[i], _ = extractKey(tables[i], g.Key, keyOfKey) // checked above
+			if err := e.admit(ctx, tables[i], tableDemand(tables[i], tks[i], false, 0)); err != nil {
+				reasons[i], failed = throttleReason(err), true
+			}
+		}
+		if !failed {
+			defer func() {
+				var ds []throttle.Demand
+				for i := range in.Gets {
+					ds = append(ds, tableDemand(tables[i], tks[i], false, transactionalFactor*readUnits(sizes[i], true)))
+				}
+				e.charge(ds)
+			}()
+		}
+	}
 	if failed {
 		return nil, cancelled(reasons)
 	}
@@ -576,6 +596,7 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 			if size, js, err = splitItem(raw); err != nil {
 				return nil, err
 			}
+			sizes[i] = size
 			if total += size; total > api.MaxTransactBytes {
 				// Source: API_TransactGetItems ("The aggregate size of the
 				// items in the transaction exceeded 4 MB"); the exact
