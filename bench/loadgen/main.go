@@ -42,6 +42,8 @@ type config struct {
 	reqTimeout time.Duration
 	quietWait  time.Duration
 	gsis       int
+	rate       float64
+	shards     int
 }
 
 func main() {
@@ -49,7 +51,9 @@ func main() {
 	log.SetPrefix("loadgen: ")
 	var cfg config
 	flag.StringVar(&cfg.endpoint, "endpoint", "http://127.0.0.1:8000", "DynamoDB-protocol endpoint URL (BaseEndpoint)")
-	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more), update (a conditional UpdateItem of a pre-loaded item), put4 (four PutItems in a row), transact4 (one TransactWriteItems of four Puts) or transact4-hot (one TransactWriteItems of four counter Updates among 10 hot items)")
+	flag.StringVar(&cfg.op, "op", "get", "operation to drive: put, get, query, query-gsi (the query partition through GSI1; needs -gsis 1 or more), put-open (a small open order whose GSI1PK is STATUS#open, seed 001's hot GSI key; see -shards; needs -gsis 1), update (a conditional UpdateItem of a pre-loaded item), put4 (four PutItems in a row), transact4 (one TransactWriteItems of four Puts) or transact4-hot (one TransactWriteItems of four counter Updates among 10 hot items)")
+	flag.Float64Var(&cfg.rate, "rate", 0, "hold the offered load to this many operations a second in all (0: as fast as the workers go); for throttling runs")
+	flag.IntVar(&cfg.shards, "shards", 0, "with -op put-open: spread GSI1PK over STATUS#open#0..N-1 (0: every order on STATUS#open)")
 	flag.IntVar(&cfg.gsis, "gsis", 0, "create the table with this many GSIs, 0 to 5 (GSIn on GSInPK/GSInSK, projection ALL); the default table name becomes bench_gsiN")
 	flag.StringVar(&streamView, "stream", "", "create the table with a DynamoDB stream of this view type (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES); the default table name gets the suffix _stream")
 	flag.IntVar(&cfg.conc, "c", 1, "concurrency: number of workers, each with one request in flight")
@@ -83,12 +87,15 @@ func main() {
 		cfg.label = cfg.endpoint
 	}
 	switch cfg.op {
-	case "put", "get", "query", "query-gsi", "update", "put4", "transact4", "transact4-hot":
+	case "put", "get", "query", "query-gsi", "put-open", "update", "put4", "transact4", "transact4-hot":
 	default:
-		log.Fatalf("-op must be put, get, query, query-gsi, update, put4, transact4 or transact4-hot, not %q", cfg.op)
+		log.Fatalf("-op must be put, get, query, query-gsi, put-open, update, put4, transact4 or transact4-hot, not %q", cfg.op)
 	}
-	if cfg.gsis < 0 || cfg.gsis > maxGSIs || (cfg.op == "query-gsi" && cfg.gsis == 0) {
-		log.Fatalf("-gsis must be 0 to %d, and at least 1 with -op query-gsi", maxGSIs)
+	if cfg.gsis < 0 || cfg.gsis > maxGSIs || ((cfg.op == "query-gsi" || cfg.op == "put-open") && cfg.gsis == 0) {
+		log.Fatalf("-gsis must be 0 to %d, and at least 1 with -op query-gsi or put-open", maxGSIs)
+	}
+	if cfg.rate < 0 || cfg.shards < 0 {
+		log.Fatal("-rate and -shards must not be negative")
 	}
 	gsiCount = cfg.gsis
 	if cfg.gsis > 0 && cfg.table == "bench" {
@@ -127,7 +134,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		if err := ensureTable(ctx, setupClient, cfg.table); err != nil {
 			return nil, fmt.Errorf("setup: %w", err)
 		}
-		if cfg.op != "put" && cfg.op != "put4" && cfg.op != "transact4" {
+		if cfg.op != "put" && cfg.op != "put4" && cfg.op != "transact4" && cfg.op != "put-open" {
 			if err := preload(ctx, setupClient, cfg.table, cfg.items); err != nil {
 				return nil, fmt.Errorf("pre-load: %w", err)
 			}

@@ -42,7 +42,19 @@ func (w *workload) phase(ctx context.Context, d time.Duration, keep bool) phaseR
 		go func(id int, r *phaseResult) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(start.UnixNano()), uint64(id)))
+			// With -rate, worker id sends its share on a fixed schedule.
+			var every time.Duration
+			if w.cfg.rate > 0 {
+				every = time.Duration(float64(w.cfg.conc) / w.cfg.rate * float64(time.Second))
+			}
 			for seq := 0; time.Now().Before(deadline); seq++ {
+				if every > 0 {
+					at := start.Add(time.Duration(seq)*every + time.Duration(id)*every/time.Duration(w.cfg.conc))
+					if at.After(deadline) {
+						break
+					}
+					time.Sleep(time.Until(at))
+				}
 				t0 := time.Now()
 				err := w.do(ctx, rng, id, seq)
 				if keep {
@@ -79,6 +91,19 @@ func (w *workload) do(ctx context.Context, rng *rand.Rand, worker, seq int) erro
 	case "put":
 		pk := fmt.Sprintf("P#%s#%d#%d", w.nonce, worker, seq)
 		_, err := w.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: makeItem(pk, "S#0", int64(seq))})
+		return err
+	case "put-open":
+		// Seed 001's open orders: every one on GSI1PK = STATUS#open (or
+		// spread over -shards suffixes), small enough for 1 write unit.
+		gsiPK := "STATUS#open"
+		if w.cfg.shards > 0 {
+			gsiPK = fmt.Sprintf("STATUS#open#%d", (seq*w.cfg.conc+worker)%w.cfg.shards)
+		}
+		id := fmt.Sprintf("ORDER#%s#%d#%d", w.nonce, worker, seq)
+		_, err := w.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: id}, "SK": &types.AttributeValueMemberS{Value: id},
+			"GSI1PK": &types.AttributeValueMemberS{Value: gsiPK}, "GSI1SK": &types.AttributeValueMemberS{Value: time.Now().UTC().Format(time.RFC3339Nano)},
+		}})
 		return err
 	case "put4":
 		for i := 0; i < 4; i++ {
