@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -88,8 +89,8 @@ func (o serveOptions) check() error {
 		return usageError{fmt.Errorf("--stream-shards must be within 1..1000")}
 	case o.rollover < time.Second:
 		return usageError{fmt.Errorf("--stream-rollover must be at least 1s")}
-	case o.scale < 1:
-		return usageError{fmt.Errorf("--capacity-scale must be at least 1")}
+	case !(o.scale >= 1) || math.IsInf(o.scale, 1):
+		return usageError{fmt.Errorf("--capacity-scale must be a number, at least 1")}
 	}
 	return nil
 }
@@ -168,6 +169,11 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	where := o.dataDir
 	if o.inMemory {
 		where = "in memory"
+	}
+	if o.throttle {
+		where += fmt.Sprintf("; throttling at DynamoDB's limits divided by %g", o.scale)
+	} else if o.scale != 1 {
+		logger.Warn("--capacity-scale has no effect without --throttle")
 	}
 	srv.MarkReady()
 	fmt.Fprintf(stdout, "dynago listening on http://%s (data: %s)\n", ln.Addr(), where)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,9 @@ func TestServeOptions_Check(t *testing.T) {
 		{func(o *serveOptions) { o.shards = 0 }, "--stream-shards must be within 1..1000"},
 		{func(o *serveOptions) { o.shards = 1001 }, "--stream-shards"},
 		{func(o *serveOptions) { o.rollover = 999 * time.Millisecond }, "--stream-rollover must be at least 1s"},
-		{func(o *serveOptions) { o.scale = 0.5 }, "--capacity-scale must be at least 1"},
+		{func(o *serveOptions) { o.scale = 0.5 }, "--capacity-scale must be a number, at least 1"},
+		{func(o *serveOptions) { o.scale = math.NaN() }, "--capacity-scale"},
+		{func(o *serveOptions) { o.scale = math.Inf(1) }, "--capacity-scale"},
 	} {
 		o := ok
 		tc.change(&o)

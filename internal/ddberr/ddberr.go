@@ -87,9 +87,10 @@ var catalog = map[Code]entry{
 	ResourceInUseException:                 {nsDynamo, 400},
 	ConditionalCheckFailedException:        {nsDynamo, 400},
 	ProvisionedThroughputExceededException: {nsDynamo, 400},
-	// DynamoDB's data-plane ThrottlingException (on-demand tables) is in
-	// the service namespace (docs/research-throttling.md §1).
-	ThrottlingException:                      {nsDynamo, 400},
+	// No capture shows the namespace of a data-plane ThrottlingException;
+	// control-plane ones are com.amazon.coral.availability
+	// (docs/research-throttling.md §1). SDKs read only the code.
+	ThrottlingException:                      {nsAvail, 400},
 	RequestLimitExceeded:                     {nsDynamo, 400},
 	LimitExceededException:                   {nsDynamo, 400},
 	ItemCollectionSizeLimitExceededException: {nsDynamo, 400},

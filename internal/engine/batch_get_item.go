@@ -24,12 +24,10 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 		Responses:   map[string][][]byte{},
 		Unprocessed: map[string][]byte{},
 	}
-	var demands []throttle.Demand
 	err := e.read(ctx, func(tx storage.Txn) error {
 		tables := make(map[string]*catalog.Table, len(in.Tables))
 		keys := make(map[string][][]byte, len(in.Tables))
 		tks := make(map[string][]tableKey, len(in.Tables))
-		demands = demands[:0]
 		// Resolve every table and key first: one bad table or key fails
 		// the whole request.
 		for _, name := range in.Tables {
@@ -80,7 +78,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 					// A missing item still costs a read.
 					units += readUnits(0, consistent)
 					if e.limiter != nil {
-						demands = append(demands, tableDemand(t, tks[name][i], false, readUnits(0, consistent)))
+						e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(0, consistent))})
 					}
 					continue
 				}
@@ -104,7 +102,9 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				total += size
 				units += readUnits(size, consistent)
 				if e.limiter != nil {
-					demands = append(demands, tableDemand(t, tks[name][i], false, readUnits(size, consistent)))
+					// Charged at once: each item is its own request to its
+					// partition, so the next key of the same partition sees it.
+					e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(size, consistent))})
 				}
 			}
 			out.Responses[name] = items
@@ -122,7 +122,6 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 		}
 		return nil
 	})
-	e.charge(demands)
 	if err != nil {
 		return nil, err
 	}

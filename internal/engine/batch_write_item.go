@@ -29,11 +29,9 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 		size   int
 	}
 	out := &api.BatchWriteItemOutput{}
-	var demands []throttle.Demand
 	err := e.update(ctx, func(tx storage.Txn) error {
 		out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil
 		out.Unprocessed = map[string][][]byte{}
-		demands = demands[:0]
 		var throttled error
 		requested, throttledWrites := 0, 0
 		tables := make(map[string]*catalog.Table, len(in.Tables))
@@ -129,8 +127,11 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					if len(charged) > 0 && (w.stored != nil || old.exists) {
 						ch = charged[len(charged)-1]
 					}
+					// Charged at once: each write is its own request to its
+					// partitions, so the next write of the same partition
+					// sees it (a retried batch is charged again).
 					gsi, lsiUnits := indexDemands(t, ch)
-					demands = append(append(demands, tableDemand(t, w.tk, true, writeUnits(max(w.size, oldSize))+lsiUnits)), gsi...)
+					e.charge(append([]throttle.Demand{tableDemand(t, w.tk, true, writeUnits(max(w.size, oldSize))+lsiUnits)}, gsi...))
 				}
 			}
 			if c := consumed(in.ReturnConsumedCapacity, name, 0, units); c != nil {
@@ -146,9 +147,6 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 		}
 		return nil
 	})
-	if err == nil {
-		e.charge(demands)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		}
 		var demand throttle.Demand
 		if e.limiter != nil {
-			demand = readDemand(plan, partition, false)
+			demand = readDemand(plan, partition)
 			if err := e.admit(ctx, t, demand); err != nil {
 				return err
 			}

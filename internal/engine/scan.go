@@ -46,7 +46,7 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 		}
 		var demand throttle.Demand
 		if e.limiter != nil {
-			demand = readDemand(plan, nil, true)
+			demand = readDemand(plan, lo)
 			if err := e.admit(ctx, t, demand); err != nil {
 				return err
 			}

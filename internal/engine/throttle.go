@@ -15,8 +15,8 @@ import (
 // Each operation describes the partitions it touches as throttle.Demands:
 // a single-item read or write its table partition (and, for a write,
 // the partition of every GSI entry it puts or deletes, so that a hot GSI
-// back-pressures the base table as in DynamoDB), a Query the partition it
-// reads, a Scan its table as a whole. It asks the limiter before doing
+// back-pressures the base table as in DynamoDB), a Query or Scan page the
+// partition it starts reading in. It asks the limiter before doing
 // the work (admit) and reports what it consumed after (charge); a
 // conditional write whose condition fails is still charged. Throttled
 // requests get DynamoDB's exception with ThrottlingReasons; batches
@@ -211,16 +211,16 @@ func (w *itemWrite) finish(e *Engine, err error) {
 	}
 }
 
-// readDemand is a Query (spread false: of the partition whose encoded
-// key prefix is partition) or Scan (spread) of plan's key space.
-func readDemand(plan *keyPlan, partition []byte, spread bool) throttle.Demand {
-	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, Settings: settingsOf(plan.table, nil), Spread: spread}
+// readDemand is a Query or Scan page of plan's key space that starts
+// reading at the storage key from: it is admitted by, and charged to,
+// the partition it starts in (a page holds at most 1 MB, mostly of one
+// partition; the next page starts in the next).
+func readDemand(plan *keyPlan, from []byte) throttle.Demand {
+	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, Settings: settingsOf(plan.table, nil)}
 	if ix := plan.index; ix != nil && !ix.Local {
 		d.Space.Index, d.Settings = ix.Number, settingsOf(plan.table, ix)
 	}
-	if !spread {
-		d.Hash, _ = keycodec.KeyHash(partition)
-	}
+	d.Hash, _ = keycodec.KeyHash(from) // a whole-space start (no hash) is hash 0
 	return d
 }
 

@@ -230,3 +230,54 @@ func TestThrottle_TransactGetCancelled(t *testing.T) {
 		t.Fatalf("got %v, want a cancellation [None, ThrottlingError]", err)
 	}
 }
+
+// TestThrottle_BatchWithinOnePartition: each write of a batch is its own
+// request to its partition, so a batch of 25 writes to one partition
+// that holds 10 units a second is partly processed.
+func TestThrottle_BatchWithinOnePartition(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"coll","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	var reqs []string
+	for i := 0; i < 25; i++ {
+		reqs = append(reqs, fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"one"},"sk":{"N":"%d"}}}}`, i))
+	}
+	out := mustRun(t, e, (*Engine).BatchWriteItem, `{"RequestItems":{"coll":[`+strings.Join(reqs, ",")+`]}}`)
+	// The partition holds a second of burst, 10 units: 11 writes get in
+	// (the last one into debt), 14 come back.
+	if n := len(out.Unprocessed["coll"]); n < 10 || n > 16 {
+		t.Fatalf("%d of 25 writes unprocessed, want about 14", n)
+	}
+}
+
+// TestThrottle_ScanHeldToItsPartition: scanning a small table in a loop
+// is held to the partition it reads, and does not lock out reads of the
+// table's other partitions.
+func TestThrottle_ScanHeldToItsPartition(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	mustRun(t, e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"a"}}}`)
+	scans := 0
+	for i := 0; i < 200; i++ { // 200 scans in one second
+		if _, err := run(e, (*Engine).Scan, `{"TableName":"accounts","ConsistentRead":true}`); err == nil {
+			scans++
+		} else if _, r := reasonOf(err); r != "TableReadKeyRangeThroughputExceeded" {
+			t.Fatal(err)
+		}
+		clock.Advance(5 * time.Millisecond)
+	}
+	if scans < 30 || scans > 61 {
+		t.Fatalf("%d scans admitted in a second, want about 30 a second plus a second's burst", scans)
+	}
+	// Keys in the other partitions are readable.
+	readable := 0
+	for i := 0; i < 8; i++ {
+		if _, err := run(e, (*Engine).GetItem, fmt.Sprintf(`{"TableName":"accounts","Key":{"pk":{"S":"k%d"}}}`, i)); err == nil {
+			readable++
+		}
+	}
+	if readable == 0 {
+		t.Fatal("a scan loop locked every partition")
+	}
+}

@@ -69,15 +69,20 @@ type Settings struct {
 
 // Partitions returns how many partitions a key space with settings s
 // starts with: for provisioned throughput, one per 3,000 read units plus
-// one per 1,000 write units (rounded up, at least one); for on-demand,
-// what its warm throughput needs (four).
+// one per 1,000 write units (rounded up, at least one, at most
+// MaxPartitions); for on-demand, what its warm throughput needs (four).
 func Partitions(s Settings) int {
 	if s.OnDemand {
 		return max(OnDemandWarmReadUnits/PartitionReadUnits, OnDemandWarmWriteUnits/PartitionWriteUnits)
 	}
 	n := math.Ceil(float64(s.ReadUnits)/PartitionReadUnits + float64(s.WriteUnits)/PartitionWriteUnits)
-	return max(1, int(n))
+	return max(1, int(min(n, MaxPartitions)))
 }
+
+// MaxPartitions bounds the partitions of one key space: DynamoDB's
+// default per-table quota (40,000 read and 40,000 write units) needs 54;
+// a table provisioned far beyond any quota must not allocate billions.
+const MaxPartitions = 10_000
 
 // Space names a key space: a table (Index 0) or one of its GSIs.
 type Space struct {
@@ -95,9 +100,6 @@ type Demand struct {
 	// Units is what the request consumed there (for Charge; Admit only
 	// needs the partition).
 	Units float64
-	// Spread marks a read of the whole key space (a Scan): no one
-	// partition is checked, and its units are charged evenly to all.
-	Spread bool
 }
 
 // Limit says which limit throttled a request.
@@ -218,7 +220,7 @@ func (l *Limiter) admit(now time.Time, d Demand) Limit {
 	defer st.mu.Unlock()
 	w := idx(d.Write)
 	switch {
-	case !d.Spread && !st.partitions[partition(d.Hash, len(st.partitions))][w].available(now):
+	case !st.partitions[partition(d.Hash, len(st.partitions))][w].available(now):
 		return KeyRange
 	case d.Settings.OnDemand:
 		if mb := &st.maxOD[w]; mb.rate > 0 && !mb.available(now) {
@@ -239,13 +241,7 @@ func (l *Limiter) Charge(now time.Time, demands []Demand) {
 		st := l.state(d.Space, d.Settings, now)
 		w := idx(d.Write)
 		units := d.Units
-		if d.Spread {
-			for i := range st.partitions {
-				st.partitions[i][w].take(now, units/float64(len(st.partitions)))
-			}
-		} else {
-			st.partitions[partition(d.Hash, len(st.partitions))][w].take(now, units)
-		}
+		st.partitions[partition(d.Hash, len(st.partitions))][w].take(now, units)
 		if d.Settings.OnDemand {
 			if st.maxOD[w].rate > 0 {
 				st.maxOD[w].take(now, units)
