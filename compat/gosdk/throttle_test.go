@@ -3,6 +3,8 @@ package gosdk
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +85,22 @@ func TestThrottle_ThroughGoSDK(t *testing.T) {
 	}
 	if unprocessed != 1 {
 		t.Fatalf("no batch came back with the hot write unprocessed")
+	}
+	// The throttles and units show in /metrics.
+	resp, err := http.Get(srv.Endpoint + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`dynago_throttled_requests_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="orders"}`,
+		`dynago_throttled_requests_total{index="GSI2",reason="IndexWriteKeyRangeThroughputExceeded",table="orders"}`,
+		`dynago_consumed_capacity_units_total{index="GSI2",kind="write",table="orders"}`,
+		`dynago_requests_total{code="ThrottlingException",operation="PutItem"}`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }

@@ -152,8 +152,10 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if o.throttle {
 		opts.Throttle = &throttle.Options{Scale: o.scale}
 	}
+	metrics := server.NewMetrics()
+	opts.Observer = metrics
 	eng := engine.New(store, opts)
-	srv := server.New(eng, server.Options{Logger: logger})
+	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics})
 	var fresh freshConns
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,

@@ -67,6 +67,9 @@ type Options struct {
 	// (package throttle), divided by its Scale; nil (the default) never
 	// throttles.
 	Throttle *throttle.Options
+	// Observer, when set, is told what requests consumed and which were
+	// throttled (with Throttle only: the accounting runs then).
+	Observer Observer
 	// StreamShards is how many shards a new stream starts with; 0 means
 	// DefaultStreamShards (4).
 	StreamShards int
@@ -86,6 +89,16 @@ type Options struct {
 	// the 24-hour retention trimmed; 0 means never (the engine's tests
 	// call the upkeep by hand).
 	StreamUpkeep time.Duration
+}
+
+// Observer receives capacity events, for metrics. Its methods must be
+// safe for concurrent use and quick.
+type Observer interface {
+	// Consumed reports units consumed on a table (index "") or a GSI.
+	Consumed(table, index string, write bool, units float64)
+	// Throttled reports a request refused, with its ThrottlingReasons
+	// reason (TableWriteKeyRangeThroughputExceeded, ...).
+	Throttled(table, index, reason string)
 }
 
 // Engine serves DynamoDB operations on a storage.Store. It is safe for

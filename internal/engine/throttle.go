@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
@@ -43,11 +44,12 @@ func settingsOf(t *catalog.Table, ix *catalog.Index) throttle.Settings {
 // tableDemand is a read or write of the item with key tk in t.
 func tableDemand(t *catalog.Table, tk tableKey, write bool, units float64) throttle.Demand {
 	return throttle.Demand{
-		Space:    throttle.Space{Table: t.Number},
-		Settings: settingsOf(t, nil),
-		Hash:     keycodec.Hash(keycodec.AppendValue(nil, tk.hash)),
-		Write:    write,
-		Units:    units,
+		Space:     throttle.Space{Table: t.Number},
+		TableName: t.Name,
+		Settings:  settingsOf(t, nil),
+		Hash:      keycodec.Hash(keycodec.AppendValue(nil, tk.hash)),
+		Write:     write,
+		Units:     units,
 	}
 }
 
@@ -63,7 +65,8 @@ func indexDemands(t *catalog.Table, ch indexChange) (gsi []throttle.Demand, lsiU
 		ix := t.Index(u.name)
 		for _, w := range u.touched {
 			gsi = append(gsi, throttle.Demand{
-				Space:    throttle.Space{Table: t.Number, Index: ix.Number},
+				Space:     throttle.Space{Table: t.Number, Index: ix.Number},
+				TableName: t.Name, IndexName: ix.Name,
 				Settings: settingsOf(t, ix),
 				Hash:     w.hash,
 				Write:    true,
@@ -96,10 +99,19 @@ func (e *Engine) admitIf(ctx context.Context, t *catalog.Table, d func() throttl
 	return e.admit(ctx, t, d())
 }
 
-// charge records what demands consumed (when throttling is on).
+// charge records what demands consumed (when throttling is on), and
+// reports it to the Observer.
 func (e *Engine) charge(demands []throttle.Demand) {
-	if e.limiter != nil && len(demands) > 0 {
-		e.limiter.Charge(e.opts.Now(), demands)
+	if e.limiter == nil || len(demands) == 0 {
+		return
+	}
+	e.limiter.Charge(e.opts.Now(), demands)
+	if o := e.opts.Observer; o != nil {
+		for _, d := range demands {
+			if d.Units > 0 {
+				o.Consumed(d.TableName, d.IndexName, d.Write, d.Units)
+			}
+		}
 	}
 }
 
@@ -141,6 +153,13 @@ func (e *Engine) throttled(ctx context.Context, t *catalog.Table, v throttle.Ver
 	case throttle.MaxOnDemand:
 		limit = "MaxOnDemandThroughputExceeded"
 		code, msg = ddberr.ThrottlingException, msgMaxOnDemandExceeded
+	}
+	if o := e.opts.Observer; o != nil {
+		index := ""
+		if v.Space.Index != 0 {
+			index = resource[strings.LastIndexByte(resource, '/')+1:]
+		}
+		o.Throttled(t.Name, index, subject+op+limit)
 	}
 	err := ddberr.New(code, msg)
 	// ThrottlingException spells the member with a lower-case t
@@ -216,9 +235,9 @@ func (w *itemWrite) finish(e *Engine, err error) {
 // the partition it starts in (a page holds at most 1 MB, mostly of one
 // partition; the next page starts in the next).
 func readDemand(plan *keyPlan, from []byte) throttle.Demand {
-	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, Settings: settingsOf(plan.table, nil)}
+	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, TableName: plan.table.Name, Settings: settingsOf(plan.table, nil)}
 	if ix := plan.index; ix != nil && !ix.Local {
-		d.Space.Index, d.Settings = ix.Number, settingsOf(plan.table, ix)
+		d.Space.Index, d.IndexName, d.Settings = ix.Number, ix.Name, settingsOf(plan.table, ix)
 	}
 	d.Hash, _ = keycodec.KeyHash(from) // a whole-space start (no hash) is hash 0
 	return d
@@ -236,7 +255,7 @@ func gsiTouched(t *catalog.Table, old, item attr.Item) []throttle.Demand {
 			}
 			if key, ok := entryKeyOf(t, ix, it); ok {
 				h, _ := keycodec.KeyHash(key)
-				ds = append(ds, throttle.Demand{Space: throttle.Space{Table: t.Number, Index: ix.Number}, Settings: settingsOf(t, ix), Hash: h, Write: true})
+				ds = append(ds, throttle.Demand{Space: throttle.Space{Table: t.Number, Index: ix.Number}, TableName: t.Name, IndexName: ix.Name, Settings: settingsOf(t, ix), Hash: h, Write: true})
 			}
 		}
 	}

@@ -34,13 +34,16 @@ const MaxRequestBytes = 16 << 20
 type Options struct {
 	// Logger; nil means slog.Default().
 	Logger *slog.Logger
+	// Metrics, when set, are kept and served at GET /metrics.
+	Metrics *Metrics
 }
 
 // Server is an http.Handler speaking DynamoDB's protocol.
 type Server struct {
-	engine *engine.Engine
-	log    *slog.Logger
-	ready  atomic.Bool
+	engine  *engine.Engine
+	log     *slog.Logger
+	metrics *Metrics
+	ready   atomic.Bool
 
 	ids requestIDs
 }
@@ -51,7 +54,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Server{engine: e, log: opts.Logger}
+	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics}
 	s.ids.init()
 	return s
 }
@@ -79,6 +82,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/" {
 		s.health(w)
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/metrics" && s.metrics != nil {
+		s.metrics.handler().ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodPost || !apiContentType(r) {
@@ -135,6 +142,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	opName, status, err := s.call(r, target, &out)
 	if err != nil {
 		out, status = renderError(out[:0], err, s.log, id, opName)
+	}
+	if s.metrics != nil {
+		s.metrics.request(opName, status, err, time.Since(start))
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)

@@ -16,6 +16,7 @@ import (
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // newServer returns a test HTTP server over an in-memory store, with the
@@ -231,4 +232,48 @@ func FuzzServe(f *testing.F) {
 			t.Fatalf("%s %q: %d %s", name, body, status, out)
 		}
 	})
+}
+
+// TestMetrics: GET /metrics counts requests by operation and answer, and
+// with throttling on, consumed units and throttled requests by reason.
+func TestMetrics(t *testing.T) {
+	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	m := server.NewMetrics()
+	eng := engine.New(st, engine.Options{Now: func() time.Time { return now }, Throttle: &throttle.Options{Scale: 100}, Observer: m})
+	s := server.New(eng, server.Options{Metrics: m})
+	s.MarkReady()
+	ts := httptest.NewServer(s)
+	defer func() { ts.Close(); eng.Close(); st.Close() }()
+	mustOK(t, ts, "CreateTable", `{"TableName":"met","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	for i := 0; i < 30; i++ { // one partition: 10 units a second plus a second's burst
+		call(t, ts, "PutItem", `{"TableName":"met","Item":{"pk":{"S":"hot"}}}`)
+	}
+	call(t, ts, "GetItem", `{"TableName":"nope","Key":{"pk":{"S":"x"}}}`)
+	call(t, ts, "Bogus", `{}`)
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	text := string(body)
+	for _, want := range []string{
+		`dynago_requests_total{code="200",operation="CreateTable"} 1`,
+		`dynago_requests_total{code="ResourceNotFoundException",operation="GetItem"} 1`,
+		`dynago_requests_total{code="UnknownOperationException",operation="unknown"} 1`,
+		`dynago_consumed_capacity_units_total{index="",kind="write",table="met"} 10`,
+		`dynago_throttled_requests_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="met"} 20`,
+		`dynago_request_duration_seconds_count{operation="PutItem"} 30`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(text)
+	}
 }

@@ -94,6 +94,9 @@ type Space struct {
 type Demand struct {
 	Space    Space
 	Settings Settings
+	// TableName and IndexName ("" for the table) name the key space for
+	// reports; the limiter does not use them.
+	TableName, IndexName string
 	// Hash is the partition-key hash of the item or key.
 	Hash  uint64
 	Write bool
