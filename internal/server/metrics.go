@@ -31,6 +31,7 @@ type Metrics struct {
 	latency   *prometheus.HistogramVec
 	consumed  *prometheus.CounterVec
 	throttled *prometheus.CounterVec
+	handler   http.Handler
 }
 
 var _ engine.Observer = (*Metrics)(nil)
@@ -54,6 +55,7 @@ func NewMetrics() *Metrics {
 		}, []string{"table", "index", "reason"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled)
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
 }
 
@@ -86,9 +88,4 @@ func (m *Metrics) request(op string, status int, err error, took time.Duration) 
 	}
 	m.requests.WithLabelValues(op, code).Inc()
 	m.latency.WithLabelValues(op).Observe(took.Seconds())
-}
-
-// handler serves the metrics in Prometheus' text format.
-func (m *Metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

@@ -85,7 +85,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/metrics" && s.metrics != nil {
-		s.metrics.handler().ServeHTTP(w, r)
+		s.metrics.handler.ServeHTTP(w, r) // Prometheus' text format
 		return
 	}
 	if r.Method != http.MethodPost || !apiContentType(r) {
