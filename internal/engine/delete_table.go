@@ -65,7 +65,7 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 	if err := e.store.DeleteRange(ctx, lo, hi); err != nil {
 		return nil, err
 	}
-	e.tables.Delete(name)
+	e.tables.forget(name)
 	e.forgetStats(t.Number)
 	e.opts.Logger.Info("table deleted", "table", name, "number", t.Number)
 	d := e.describe(ctx, t, st)

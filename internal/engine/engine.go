@@ -16,6 +16,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -107,13 +108,12 @@ type Engine struct {
 	store storage.Store
 	opts  Options
 
-	// tables caches decoded catalog descriptors by name, keyed by the
-	// stored bytes so that a change made by another node is seen at once.
-	tables sync.Map // name → *cachedTable
-
-	// streams caches decoded stream descriptors by catalog key, keyed by
-	// their stored bytes like tables.
-	streams sync.Map // string(catalog.StreamKey) → *cachedStream
+	// tables caches decoded catalog descriptors by name, and streams
+	// stream descriptors by catalog key; an entry is used only while the
+	// stored bytes are the same, so a change made by another node is
+	// seen at once.
+	tables  decodeCache[*catalog.Table]
+	streams decodeCache[*catalog.Stream]
 
 	// stats caches DescribeTable's ItemCount and TableSizeBytes.
 	statsMu sync.Mutex
@@ -133,10 +133,35 @@ type Engine struct {
 	nodeID      uint64
 }
 
-type cachedTable struct {
-	raw   []byte
-	table *catalog.Table
+// decodeCache keeps the last decoding of each key's stored bytes. It is
+// safe for concurrent use.
+type decodeCache[T any] struct {
+	m sync.Map // key → *decoded[T]
 }
+
+type decoded[T any] struct {
+	raw []byte
+	v   T
+}
+
+// get returns the decoding of raw stored at key, calling decode only
+// when the bytes differ from the last ones seen. raw may be reused by
+// the caller.
+func (c *decodeCache[T]) get(key string, raw []byte, decode func([]byte) (T, error)) (T, error) {
+	if d, ok := c.m.Load(key); ok {
+		if d := d.(*decoded[T]); bytes.Equal(d.raw, raw) {
+			return d.v, nil
+		}
+	}
+	v, err := decode(raw)
+	if err == nil {
+		c.m.Store(key, &decoded[T]{raw: bytes.Clone(raw), v: v})
+	}
+	return v, err
+}
+
+// forget drops key.
+func (c *decodeCache[T]) forget(key string) { c.m.Delete(key) }
 
 // New returns an Engine on store. The engine does not own the store.
 func New(store storage.Store, opts Options) *Engine {
@@ -261,18 +286,7 @@ func (e *Engine) lookup(tx storage.Txn, name string) (*catalog.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := e.tables.Load(name); ok {
-		ct := c.(*cachedTable)
-		if string(ct.raw) == string(raw) {
-			return ct.table, nil
-		}
-	}
-	t, err := catalog.Decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	e.tables.Store(name, &cachedTable{raw: raw, table: t})
-	return t, nil
+	return e.tables.get(name, raw, catalog.Decode)
 }
 
 // activeTable returns an ACTIVE table for a data-plane operation, or

@@ -194,11 +194,6 @@ func (e *Engine) disableStream(tx storage.Txn, table, label string, now time.Tim
 	return catalog.PutStream(tx, st)
 }
 
-type cachedStream struct {
-	raw    []byte
-	stream *catalog.Stream
-}
-
 // stream returns the stream (table, label) as seen by tx, decoding it only
 // when its stored bytes changed. The read joins tx's read set, so a write
 // that records a change conflicts with a rollover that closes its shard.
@@ -211,23 +206,7 @@ func (e *Engine) stream(tx storage.Txn, table, label string) (*catalog.Stream, e
 	if err != nil {
 		return nil, err
 	}
-	return e.cachedStream(key, raw)
-}
-
-// cachedStream decodes a stream descriptor stored at key, reusing the
-// last decoding of the same bytes. raw may be reused by the caller.
-func (e *Engine) cachedStream(key, raw []byte) (*catalog.Stream, error) {
-	if c, ok := e.streams.Load(string(key)); ok {
-		if cs := c.(*cachedStream); bytes.Equal(cs.raw, raw) {
-			return cs.stream, nil
-		}
-	}
-	st, err := catalog.DecodeStream(raw)
-	if err != nil {
-		return nil, err
-	}
-	e.streams.Store(string(key), &cachedStream{raw: bytes.Clone(raw), stream: st})
-	return st, nil
+	return e.streams.get(string(key), raw, catalog.DecodeStream)
 }
 
 // recordChange writes the stream record of one item change (old → item;

@@ -41,7 +41,7 @@ func (e *Engine) streamUpkeep(ctx context.Context) error {
 	var streams []*catalog.Stream
 	err := e.read(ctx, func(tx storage.Txn) error {
 		return catalog.ScanStreams(tx, "", "", "", func(key, raw []byte) error {
-			st, err := e.cachedStream(key, raw)
+			st, err := e.streams.get(string(key), raw, catalog.DecodeStream)
 			if err == nil {
 				streams = append(streams, st)
 			}
@@ -72,7 +72,7 @@ func (e *Engine) upkeepStream(ctx context.Context, st *catalog.Stream) error {
 		if err != nil {
 			return err
 		}
-		e.streams.Delete(string(catalog.StreamKey(st.Table, st.Label)))
+		e.streams.forget(string(catalog.StreamKey(st.Table, st.Label)))
 		lo, hi := streamBounds(st.Number)
 		return e.store.DeleteRange(ctx, lo, hi)
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strings"
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
@@ -123,12 +122,13 @@ func (e *Engine) charge(demands []throttle.Demand) {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
 func (e *Engine) throttled(ctx context.Context, t *catalog.Table, v throttle.Verdict) error {
 	resource := e.tableArn(ctx, t.Name)
-	subject := "Table"
+	subject, index := "Table", ""
 	if v.Space.Index != 0 {
 		subject = "Index"
 		for _, ix := range t.GSIs {
 			if ix.Number == v.Space.Index {
-				resource += "/index/" + ix.Name
+				index = ix.Name
+				resource += "/index/" + index
 			}
 		}
 	}
@@ -155,10 +155,6 @@ func (e *Engine) throttled(ctx context.Context, t *catalog.Table, v throttle.Ver
 		code, msg = ddberr.ThrottlingException, msgMaxOnDemandExceeded
 	}
 	if o := e.opts.Observer; o != nil {
-		index := ""
-		if v.Space.Index != 0 {
-			index = resource[strings.LastIndexByte(resource, '/')+1:]
-		}
 		o.Throttled(t.Name, index, subject+op+limit)
 	}
 	err := ddberr.New(code, msg)
