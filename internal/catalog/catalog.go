@@ -82,6 +82,9 @@ type Table struct {
 	TTL *TTL `json:"ttl,omitempty"`
 	// Stream is the table's stream setting; nil when it never had one.
 	Stream *TableStream `json:"stream,omitempty"`
+	// Insights is the table's Contributor Insights setting; nil when
+	// never set.
+	Insights *Insights `json:"insights,omitempty"`
 	// LastIndex is the last index number allocated in this table: index
 	// numbers name key spaces (keycodec.Space.Index) and are never reused,
 	// so an index re-created under an old name never sees old entries.
@@ -122,6 +125,49 @@ func (t *TTL) Status(now time.Time) string {
 		return TTLDisabling
 	}
 	return TTLDisabled
+}
+
+// Insights is the Contributor Insights setting of a table or a GSI.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContributorInsights.html;
+// states in docs/research-contributor-insights.md §3.2.
+type Insights struct {
+	Enabled bool `json:"on"`
+	// Mode is ACCESSED_AND_THROTTLED_KEYS or THROTTLED_KEYS.
+	Mode string `json:"mode"`
+	// RulesCreated is when the current rules were created (Unix
+	// milliseconds): the suffix of their names.
+	RulesCreated int64 `json:"rules"`
+	// ChangedAt is when it was last enabled, disabled or changed (Unix
+	// ns); Settled is when that change completes.
+	ChangedAt int64 `json:"at"`
+	Settled   int64 `json:"settled,omitempty"`
+}
+
+// Contributor Insights statuses and modes.
+const (
+	InsightsEnabling  = "ENABLING"
+	InsightsEnabled   = "ENABLED"
+	InsightsDisabling = "DISABLING"
+	InsightsDisabled  = "DISABLED"
+
+	InsightsAccessedAndThrottled = "ACCESSED_AND_THROTTLED_KEYS"
+	InsightsThrottledOnly        = "THROTTLED_KEYS"
+)
+
+// Status returns the status at time now (DISABLED for nil).
+func (in *Insights) Status(now time.Time) string {
+	switch {
+	case in == nil:
+		return InsightsDisabled
+	case in.Enabled && now.UnixNano() < in.Settled:
+		return InsightsEnabling
+	case in.Enabled:
+		return InsightsEnabled
+	case now.UnixNano() < in.Settled:
+		return InsightsDisabling
+	}
+	return InsightsDisabled
 }
 
 // Projection types.
@@ -171,6 +217,9 @@ type Index struct {
 	// ActiveAt is when a new index may become ACTIVE at the earliest
 	// (Unix nanoseconds; the engine's CreateDelay).
 	ActiveAt int64 `json:"activeAt,omitempty"`
+	// Insights is the GSI's Contributor Insights setting; nil when never
+	// set.
+	Insights *Insights `json:"insights,omitempty"`
 }
 
 // Status returns the index's status at time now.

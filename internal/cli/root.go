@@ -27,6 +27,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newServeCommand(stdout, stderr))
+	root.AddCommand(newInsightsCommand(stdout))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "dynago:", err)
 		var ue usageError

@@ -21,6 +21,7 @@ import (
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
 	"github.com/dynago/dynago/internal/throttle"
@@ -39,6 +40,8 @@ type serveOptions struct {
 	rollover    time.Duration
 	throttle    bool
 	scale       float64
+	splitAfter  time.Duration
+	prices      string
 	collLimit   int64
 	cpuProfile  string
 }
@@ -70,6 +73,8 @@ in-flight requests finish.`,
 	f.DurationVar(&o.rollover, "stream-rollover", engine.DefaultStreamRollover, "how long a stream shard that holds records stays open before a child shard continues it, at least 1s (DynamoDB: about 4h; e.g. 10s to exercise shard lineage)")
 	f.BoolVar(&o.throttle, "throttle", false, "throttle requests at DynamoDB's limits: 3,000 read and 1,000 write units a second per partition, provisioned throughput with 300 s of burst, OnDemandThroughput maximums")
 	f.Float64Var(&o.scale, "capacity-scale", 1, "with --throttle, divide every limit by this (e.g. 100: a partition takes 10 writes a second)")
+	f.DurationVar(&o.splitAfter, "heat-split-after", throttle.DefaultHeatSplitAfter, "with --throttle, split a partition that has run hot (80% of its limit, or throttling) this long, when a split divides its traffic")
+	f.StringVar(&o.prices, "prices", "", "JSON price table for the insights report's costs (default: us-east-1 on-demand and provisioned prices)")
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
@@ -91,6 +96,8 @@ func (o serveOptions) check() error {
 		return usageError{fmt.Errorf("--stream-rollover must be at least 1s")}
 	case !(o.scale >= 1) || math.IsInf(o.scale, 1):
 		return usageError{fmt.Errorf("--capacity-scale must be a number, at least 1")}
+	case o.splitAfter < time.Second:
+		return usageError{fmt.Errorf("--heat-split-after must be at least 1s")}
 	}
 	return nil
 }
@@ -150,7 +157,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		StreamShards: o.shards, StreamRollover: o.rollover, StreamUpkeep: min(time.Second, o.rollover/4),
 	}
 	if o.throttle {
-		opts.Throttle = &throttle.Options{Scale: o.scale}
+		opts.Throttle = &throttle.Options{Scale: o.scale, HeatSplitAfter: o.splitAfter}
+	}
+	if o.prices != "" {
+		if opts.Prices, err = pricing.Load(o.prices); err != nil {
+			store.Close()
+			ln.Close()
+			return usageError{fmt.Errorf("--prices: %w", err)}
+		}
 	}
 	metrics := server.NewMetrics()
 	opts.Observer = metrics

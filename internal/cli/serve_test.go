@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // TestServeOptions_Check: each out-of-range flag is named in its error.
 func TestServeOptions_Check(t *testing.T) {
 	ok := serveOptions{ttlSweep: 5 * time.Second, collLimit: engine.DefaultItemCollectionSizeLimit,
-		shards: engine.DefaultStreamShards, rollover: engine.DefaultStreamRollover, scale: 1}
+		shards: engine.DefaultStreamShards, rollover: engine.DefaultStreamRollover, scale: 1,
+		splitAfter: throttle.DefaultHeatSplitAfter}
 	if err := ok.check(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
@@ -29,6 +31,7 @@ func TestServeOptions_Check(t *testing.T) {
 		{func(o *serveOptions) { o.scale = 0.5 }, "--capacity-scale must be a number, at least 1"},
 		{func(o *serveOptions) { o.scale = math.NaN() }, "--capacity-scale"},
 		{func(o *serveOptions) { o.scale = math.Inf(1) }, "--capacity-scale"},
+		{func(o *serveOptions) { o.splitAfter = 500 * time.Millisecond }, "--heat-split-after must be at least 1s"},
 	} {
 		o := ok
 		tc.change(&o)

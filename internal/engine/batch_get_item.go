@@ -77,9 +77,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				if errors.Is(err, storage.ErrNotFound) {
 					// A missing item still costs a read.
 					units += readUnits(0, consistent)
-					if e.limiter != nil {
-						e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(0, consistent))})
-					}
+					e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(0, consistent))})
 					continue
 				}
 				if err != nil {
@@ -101,11 +99,9 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				items = append(items, js)
 				total += size
 				units += readUnits(size, consistent)
-				if e.limiter != nil {
-					// Charged at once: each item is its own request to its
-					// partition, so the next key of the same partition sees it.
-					e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(size, consistent))})
-				}
+				// Charged at once: each item is its own request to its
+				// partition, so the next key of the same partition sees it.
+				e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(size, consistent))})
 			}
 			out.Responses[name] = items
 			if len(unprocessed) > 0 {

@@ -122,17 +122,15 @@ func (e *Engine) BatchWriteItem(ctx context.Context, in *api.BatchWriteItemInput
 					}
 				}
 				units += writeUnits(max(w.size, oldSize))
-				if e.limiter != nil {
-					var ch indexChange
-					if len(charged) > 0 && (w.stored != nil || old.exists) {
-						ch = charged[len(charged)-1]
-					}
-					// Charged at once: each write is its own request to its
-					// partitions, so the next write of the same partition
-					// sees it (a retried batch is charged again).
-					gsi, lsiUnits := indexDemands(t, ch)
-					e.charge(append([]throttle.Demand{tableDemand(t, w.tk, true, writeUnits(max(w.size, oldSize))+lsiUnits)}, gsi...))
+				var ch indexChange
+				if len(charged) > 0 && (w.stored != nil || old.exists) {
+					ch = charged[len(charged)-1]
 				}
+				// Charged at once: each write is its own request to its
+				// partitions, so the next write of the same partition sees
+				// it (a retried batch is charged again).
+				gsi, lsiUnits := indexDemands(t, ch)
+				e.charge(append([]throttle.Demand{tableDemand(t, w.tk, true, writeUnits(max(w.size, oldSize))+lsiUnits)}, gsi...))
 			}
 			if c := consumed(in.ReturnConsumedCapacity, name, 0, units); c != nil {
 				for _, ch := range charged {

@@ -67,6 +67,10 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 	}
 	e.tables.forget(name)
 	e.forgetStats(t.Number)
+	if e.limiter != nil {
+		e.limiter.Forget(t.Number)
+	}
+	e.insights.Forget(t.Number)
 	e.opts.Logger.Info("table deleted", "table", name, "number", t.Number)
 	d := e.describe(ctx, t, st)
 	d.TableStatus = catalog.StatusDeleting

@@ -11,6 +11,7 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // DescribeTable returns a table's description.
@@ -25,7 +26,31 @@ func (e *Engine) DescribeTable(ctx context.Context, in *api.TableNameInput) (*ap
 	if err != nil {
 		return nil, err
 	}
+	if e.limiter != nil {
+		// Partitions split as their data grows (10 GB each).
+		now := e.opts.Now()
+		e.limiter.Resize(now, throttle.Space{Table: t.Number}, settingsOf(t, nil), st.bytes)
+		for _, ix := range t.GSIs {
+			e.limiter.Resize(now, throttle.Space{Table: t.Number, Index: ix.Number}, settingsOf(t, ix), st.indexes[ix.Number].bytes)
+		}
+	}
 	return &api.TableDescriptionOutput{Member: "Table", Table: e.describe(ctx, t, st)}, nil
+}
+
+// onDemandWarm returns the warm throughput of an on-demand key space:
+// what its partitions serve at once (read, write units a second), at
+// least the 12,000 and 4,000 of a new table. With throttling off there
+// are no modelled partitions and it is the new table's.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
+// ("on-demand ... warm throughput grows as usage increases").
+func (e *Engine) onDemandWarm(sp throttle.Space) (read, write int64) {
+	read, write = throttle.OnDemandWarmReadUnits, throttle.OnDemandWarmWriteUnits
+	if e.limiter != nil {
+		n := int64(e.limiter.PartitionCount(sp))
+		read, write = max(read, n*throttle.PartitionReadUnits), max(write, n*throttle.PartitionWriteUnits)
+	}
+	return read, write
 }
 
 // namedTable returns the table named name in any status, or
@@ -91,9 +116,7 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		d.LastUpdateToPayPerRequestDateTime = epochSeconds(t.PayPerRequestSince)
 	}
 	if t.BillingMode == catalog.BillingPayPerRequest {
-		// On-demand tables start with 12,000 read and 4,000 write units of
-		// warm throughput.
-		d.WarmRead, d.WarmWrite = 12000, 4000
+		d.WarmRead, d.WarmWrite = e.onDemandWarm(throttle.Space{Table: t.Number})
 	}
 	now := e.opts.Now()
 	for _, ix := range t.Indexes() {
@@ -117,7 +140,7 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		}
 		id.WarmRead, id.WarmWrite = ix.ReadCapacityUnits, ix.WriteCapacityUnits
 		if t.BillingMode == catalog.BillingPayPerRequest {
-			id.WarmRead, id.WarmWrite = 12000, 4000
+			id.WarmRead, id.WarmWrite = e.onDemandWarm(throttle.Space{Table: t.Number, Index: ix.Number})
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}

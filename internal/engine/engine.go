@@ -30,6 +30,8 @@ import (
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/insights"
+	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/throttle"
 )
@@ -68,8 +70,11 @@ type Options struct {
 	// (package throttle), divided by its Scale; nil (the default) never
 	// throttles.
 	Throttle *throttle.Options
+	// Prices is the price table the insights report costs traffic at;
+	// the zero value means pricing.Default().
+	Prices pricing.Prices
 	// Observer, when set, is told what requests consumed and which were
-	// throttled (with Throttle only: the accounting runs then).
+	// throttled.
 	Observer Observer
 	// StreamShards is how many shards a new stream starts with; 0 means
 	// DefaultStreamShards (4).
@@ -126,6 +131,10 @@ type Engine struct {
 
 	// limiter enforces throughput limits; nil when Options.Throttle is.
 	limiter *throttle.Limiter
+	// insights holds the units each table and GSI consumed recently and,
+	// where Contributor Insights is on, their most accessed and most
+	// throttled keys.
+	insights insights.Recorder
 
 	// lastQueueTS is the last GSI change-queue timestamp issued; nodeID
 	// tells this engine's queue keys from other nodes'.
@@ -182,6 +191,9 @@ func New(store storage.Store, opts Options) *Engine {
 	}
 	if opts.ItemCollectionSizeLimit == 0 {
 		opts.ItemCollectionSizeLimit = DefaultItemCollectionSizeLimit
+	}
+	if opts.Prices == (pricing.Prices{}) {
+		opts.Prices = pricing.Default()
 	}
 	if opts.StreamShards <= 0 {
 		opts.StreamShards = DefaultStreamShards

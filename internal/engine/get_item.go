@@ -49,9 +49,7 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 			}
 		}
 		units := readUnits(size, in.IsConsistent())
-		if e.limiter != nil {
-			e.charge([]throttle.Demand{tableDemand(t, k, false, units)})
-		}
+		e.charge([]throttle.Demand{tableDemand(t, k, false, units)})
 		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, units, 0)
 		return nil
 	})

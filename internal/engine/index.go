@@ -317,9 +317,9 @@ type indexUnits struct {
 	touched []indexTouch
 }
 
-// indexTouch is one entry put or deleted: its partition hash and units.
+// indexTouch is one entry put or deleted: its storage key and units.
 type indexTouch struct {
-	hash  uint64
+	key   []byte
 	units float64
 }
 
@@ -362,8 +362,7 @@ func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, o
 		lag := !ix.Local && e.opts.GSILag > 0
 		var touched []indexTouch
 		touch := func(key []byte, units float64) {
-			h, _ := keycodec.KeyHash(key)
-			touched = append(touched, indexTouch{h, units})
+			touched = append(touched, indexTouch{key, units})
 		}
 		switch {
 		case hadOld && hasNew && bytes.Equal(oldKey, newE.key):

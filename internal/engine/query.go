@@ -52,12 +52,9 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
-		var demand throttle.Demand
-		if e.limiter != nil {
-			demand = readDemand(plan, partition)
-			if err := e.admit(ctx, t, demand); err != nil {
-				return err
-			}
+		demand := readDemand(plan, partition, true)
+		if err := e.admit(ctx, t, demand); err != nil {
+			return err
 		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, !forward)
@@ -68,10 +65,8 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			return err
 		}
 		entries, fetch := p.units(in.IsConsistent())
-		if e.limiter != nil {
-			demand.Units = entries + fetch
-			e.charge([]throttle.Demand{demand})
-		}
+		demand.Units = entries + fetch
+		e.charge([]throttle.Demand{demand})
 		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
 		out = p.out
 		return nil

@@ -44,12 +44,9 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
-		var demand throttle.Demand
-		if e.limiter != nil {
-			demand = readDemand(plan, lo)
-			if err := e.admit(ctx, t, demand); err != nil {
-				return err
-			}
+		demand := readDemand(plan, lo, false)
+		if err := e.admit(ctx, t, demand); err != nil {
+			return err
 		}
 		p := newPage(plan, &in.ReadRequest)
 		it, err := tx.Scan(lo, hi, false)
@@ -60,10 +57,8 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			return err
 		}
 		entries, fetch := p.units(in.IsConsistent())
-		if e.limiter != nil {
-			demand.Units = entries + fetch
-			e.charge([]throttle.Demand{demand})
-		}
+		demand.Units = entries + fetch
+		e.charge([]throttle.Demand{demand})
 		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
 		out = p.out
 		return nil

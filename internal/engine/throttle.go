@@ -6,6 +6,7 @@ import (
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/insights"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/throttle"
 )
@@ -42,14 +43,74 @@ func settingsOf(t *catalog.Table, ix *catalog.Index) throttle.Settings {
 
 // tableDemand is a read or write of the item with key tk in t.
 func tableDemand(t *catalog.Table, tk tableKey, write bool, units float64) throttle.Demand {
-	return throttle.Demand{
-		Space:     throttle.Space{Table: t.Number},
-		TableName: t.Name,
-		Settings:  settingsOf(t, nil),
-		Hash:      keycodec.Hash(keycodec.AppendValue(nil, tk.hash)),
-		Write:     write,
-		Units:     units,
+	k := keycodec.AppendPartition(make([]byte, 0, 64), space(t), tk.hash)
+	pkLen := len(k) - keycodec.SpaceLen
+	if tk.hasRange {
+		k = keycodec.AppendValue(k, tk.rng)
 	}
+	h, _ := keycodec.KeyHash(k)
+	return throttle.Demand{
+		Space:           throttle.Space{Table: t.Number},
+		TableName:       t.Name,
+		Settings:        settingsOf(t, nil),
+		Hash:            h,
+		Key:             k[keycodec.SpaceLen:],
+		PartitionKeyLen: pkLen,
+		Insights:        insightsMode(t.Insights),
+		Write:           write,
+		Units:           units,
+	}
+}
+
+// insightsMode is a Contributor Insights setting as a Demand carries it.
+func insightsMode(s *catalog.Insights) uint8 {
+	switch {
+	case s == nil || !s.Enabled:
+		return throttle.InsightsOff
+	case s.Mode == catalog.InsightsThrottledOnly:
+		return throttle.InsightsThrottled
+	}
+	return throttle.InsightsAll
+}
+
+// gsiDemand is a write of the entry with storage key key in GSI ix of t.
+func gsiDemand(t *catalog.Table, ix *catalog.Index, key []byte, units float64) throttle.Demand {
+	h, _ := keycodec.KeyHash(key)
+	d := throttle.Demand{
+		Space:     throttle.Space{Table: t.Number, Index: ix.Number},
+		TableName: t.Name, IndexName: ix.Name,
+		Settings: settingsOf(t, ix),
+		Hash:     h,
+		Key:      key[keycodec.SpaceLen:],
+		Insights: insightsMode(ix.Insights),
+		Write:    true,
+		Units:    units,
+	}
+	if d.Insights != throttle.InsightsOff {
+		d.PartitionKeyLen, d.ItemKeyLen = entryKeyLens(t, ix, d.Key)
+	}
+	return d
+}
+
+// entryKeyLens returns how many bytes of an index entry's position are
+// its hash and partition key, and its hash and whole index key.
+func entryKeyLens(t *catalog.Table, ix *catalog.Index, pos []byte) (pkLen, keyLen int) {
+	if len(pos) < 8 {
+		return len(pos), len(pos)
+	}
+	end := func(rest []byte, keys []catalog.KeyElement) []byte {
+		for _, k := range keys {
+			_, r, err := keycodec.DecodeValue(rest, t.AttributeType(k.AttributeName))
+			if err != nil {
+				return nil
+			}
+			rest = r
+		}
+		return rest
+	}
+	afterPK := end(pos[8:], ix.HashKeys())
+	afterSK := end(afterPK, ix.RangeKeys())
+	return len(pos) - len(afterPK), len(pos) - len(afterSK)
 }
 
 // indexDemands are the GSI writes of one item write; LSI writes are
@@ -63,30 +124,37 @@ func indexDemands(t *catalog.Table, ch indexChange) (gsi []throttle.Demand, lsiU
 		}
 		ix := t.Index(u.name)
 		for _, w := range u.touched {
-			gsi = append(gsi, throttle.Demand{
-				Space:     throttle.Space{Table: t.Number, Index: ix.Number},
-				TableName: t.Name, IndexName: ix.Name,
-				Settings: settingsOf(t, ix),
-				Hash:     w.hash,
-				Write:    true,
-				Units:    w.units,
-			})
+			gsi = append(gsi, gsiDemand(t, ix, w.key, w.units))
 		}
 	}
 	return gsi, lsiUnits
 }
 
 // admit asks the limiter (when throttling is on) whether demands may
-// proceed, returning DynamoDB's throttling error for t when not.
+// proceed, returning DynamoDB's throttling error for t when not. A
+// throttled demand counts for Contributor Insights.
 func (e *Engine) admit(ctx context.Context, t *catalog.Table, demands ...throttle.Demand) error {
 	if e.limiter == nil || len(demands) == 0 {
 		return nil
 	}
-	v, ok := e.limiter.Admit(e.opts.Now(), demands)
+	now := e.opts.Now()
+	v, ok := e.limiter.Admit(now, demands)
 	if ok {
 		return nil
 	}
+	if d := &demands[v.Demand]; d.Insights != throttle.InsightsOff && d.Key != nil {
+		e.insights.Record(now, insightsEvent(d, true))
+	}
 	return e.throttled(ctx, t, v)
+}
+
+// insightsEvent is the Contributor Insights event of demand d.
+func insightsEvent(d *throttle.Demand, throttled bool) insights.Event {
+	key := d.Key
+	if d.ItemKeyLen > 0 && d.ItemKeyLen <= len(key) {
+		key = key[:d.ItemKeyLen]
+	}
+	return insights.Event{Space: insights.Space(d.Space), Key: key, PartitionKeyLen: d.PartitionKeyLen, Write: d.Write, Units: d.Units, Throttled: throttled}
 }
 
 // admitIf is admit of the demand d returns, computed only when
@@ -98,18 +166,29 @@ func (e *Engine) admitIf(ctx context.Context, t *catalog.Table, d func() throttl
 	return e.admit(ctx, t, d())
 }
 
-// charge records what demands consumed (when throttling is on), and
-// reports it to the Observer.
+// charge records what demands consumed: in the limiter (when throttling
+// is on), in the usage the insights report reads, for Contributor
+// Insights where it is on, and to the Observer.
 func (e *Engine) charge(demands []throttle.Demand) {
-	if e.limiter == nil || len(demands) == 0 {
+	if len(demands) == 0 {
 		return
 	}
-	e.limiter.Charge(e.opts.Now(), demands)
-	if o := e.opts.Observer; o != nil {
-		for _, d := range demands {
-			if d.Units > 0 {
-				o.Consumed(d.TableName, d.IndexName, d.Write, d.Units)
-			}
+	now := e.opts.Now()
+	if e.limiter != nil {
+		e.limiter.Charge(now, demands)
+	}
+	o := e.opts.Observer
+	for i := range demands {
+		d := &demands[i]
+		if d.Units <= 0 {
+			continue
+		}
+		e.insights.Consumed(now, insights.Space(d.Space), d.Write, d.Units)
+		if d.Insights == throttle.InsightsAll && d.Key != nil {
+			e.insights.Record(now, insightsEvent(d, false))
+		}
+		if o != nil {
+			o.Consumed(d.TableName, d.IndexName, d.Write, d.Units)
 		}
 	}
 }
@@ -186,22 +265,17 @@ type itemWrite struct {
 	demands []throttle.Demand
 }
 
-// start admits the write to its table partition, before any work.
+// start admits the write to its table partition (when throttling is
+// on), before any work.
 func (w *itemWrite) start(ctx context.Context, e *Engine, t *catalog.Table, k tableKey) error {
-	if e.limiter == nil {
-		return nil
-	}
 	w.demands = w.demands[:0]
-	return e.admit(ctx, t, tableDemand(t, k, true, 0))
+	return e.admitIf(ctx, t, func() throttle.Demand { return tableDemand(t, k, true, 0) })
 }
 
 // done admits the write's GSI entries (a throttled GSI rejects the base
 // table's write) and records units on the table partition plus every
 // index written.
 func (w *itemWrite) done(ctx context.Context, e *Engine, t *catalog.Table, k tableKey, units float64, ch indexChange) error {
-	if e.limiter == nil {
-		return nil
-	}
 	gsi, lsiUnits := indexDemands(t, ch)
 	if err := e.admit(ctx, t, gsi...); err != nil {
 		return err
@@ -213,9 +287,7 @@ func (w *itemWrite) done(ctx context.Context, e *Engine, t *catalog.Table, k tab
 // failed records a write whose condition failed: DynamoDB still charges
 // it (docs/research-capacity.md §3).
 func (w *itemWrite) failed(e *Engine, t *catalog.Table, k tableKey, units float64) {
-	if e.limiter != nil {
-		w.demands = append(w.demands, tableDemand(t, k, true, units))
-	}
+	w.demands = append(w.demands, tableDemand(t, k, true, units))
 }
 
 // finish charges what was recorded, unless the write failed for another
@@ -229,13 +301,23 @@ func (w *itemWrite) finish(e *Engine, err error) {
 // readDemand is a Query or Scan page of plan's key space that starts
 // reading at the storage key from: it is admitted by, and charged to,
 // the partition it starts in (a page holds at most 1 MB, mostly of one
-// partition; the next page starts in the next).
-func readDemand(plan *keyPlan, from []byte) throttle.Demand {
+// partition; the next page starts in the next). A Query's page (from is
+// its partition's prefix) counts for Contributor Insights as one event
+// of its partition key; a Scan's does not.
+func readDemand(plan *keyPlan, from []byte, query bool) throttle.Demand {
 	d := throttle.Demand{Space: throttle.Space{Table: plan.table.Number}, TableName: plan.table.Name, Settings: settingsOf(plan.table, nil)}
+	setting := plan.table.Insights
 	if ix := plan.index; ix != nil && !ix.Local {
 		d.Space.Index, d.IndexName, d.Settings = ix.Number, ix.Name, settingsOf(plan.table, ix)
+		setting = ix.Insights
 	}
 	d.Hash, _ = keycodec.KeyHash(from) // a whole-space start (no hash) is hash 0
+	if len(from) >= keycodec.SpaceLen+8 {
+		d.Key = from[keycodec.SpaceLen:]
+	}
+	if query && d.Key != nil {
+		d.Insights, d.PartitionKeyLen = insightsMode(setting), len(d.Key)
+	}
 	return d
 }
 
@@ -250,8 +332,7 @@ func gsiTouched(t *catalog.Table, old, item attr.Item) []throttle.Demand {
 				continue
 			}
 			if key, ok := entryKeyOf(t, ix, it); ok {
-				h, _ := keycodec.KeyHash(key)
-				ds = append(ds, throttle.Demand{Space: throttle.Space{Table: t.Number, Index: ix.Number}, TableName: t.Name, IndexName: ix.Name, Settings: settingsOf(t, ix), Hash: h, Write: true})
+				ds = append(ds, gsiDemand(t, ix, key, 0))
 			}
 		}
 	}

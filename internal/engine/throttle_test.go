@@ -281,3 +281,40 @@ func TestThrottle_ScanHeldToItsPartition(t *testing.T) {
 		t.Fatal("a scan loop locked every partition")
 	}
 }
+
+// TestThrottle_HeatSplit: one customer's orders (one partition key, many
+// sort keys) written at 15 a second hold its partition at its 10 (scale
+// 100) and throttle; after HeatSplitAfter the partition splits between
+// the sort keys and the same traffic passes. DescribeTable's warm
+// throughput does not change (the table had four partitions; it has
+// five, still within 12,000/4,000).
+//
+// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+func TestThrottle_HeatSplit(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100, HeatSplitAfter: 10 * time.Second}}, "")
+	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	throttledIn := func(from, to int) (n int) {
+		for i := from; i < to; i++ {
+			_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"orders","Item":{"PK":{"S":"CUSTOMER#1"},"SK":{"S":"ORDER#%05d"}}}`, (i*7919)%100000))
+			if err != nil {
+				if _, r := reasonOf(err); r != "TableWriteKeyRangeThroughputExceeded" {
+					t.Fatal(err)
+				}
+				n++
+			}
+			clock.Advance(time.Second / 15)
+		}
+		return n
+	}
+	if n := throttledIn(0, 150); n < 30 { // the first 10 s: 150 asked, about 110 served
+		t.Fatalf("%d of the first 150 writes throttled, want about 40", n)
+	}
+	throttledIn(150, 450) // 20 s more: the split happens
+	if n := throttledIn(450, 600); n != 0 {
+		t.Fatalf("%d of 150 writes throttled after the split, want 0", n)
+	}
+	if n := e.limiter.PartitionCount(throttle.Space{Table: 1}); n != 5 {
+		t.Fatalf("%d partitions, want 5 (four, one split)", n)
+	}
+}

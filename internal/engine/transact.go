@@ -208,12 +208,10 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 		out.ConsumedCapacity = transactCapacity(in.ReturnConsumedCapacity, actions, func(a *txnAction) (float64, float64, []indexUnits) {
 			return 0, transactionalFactor * writeUnits(max(a.size, a.oldSz)), a.charged.units
 		})
-		if e.limiter != nil {
-			for i := range actions {
-				a := &actions[i]
-				gsi, lsiUnits := indexDemands(a.t, a.charged)
-				demands = append(append(demands, tableDemand(a.t, a.tk, true, transactionalFactor*writeUnits(max(a.size, a.oldSz))+lsiUnits)), gsi...)
-			}
+		for i := range actions {
+			a := &actions[i]
+			gsi, lsiUnits := indexDemands(a.t, a.charged)
+			demands = append(append(demands, tableDemand(a.t, a.tk, true, transactionalFactor*writeUnits(max(a.size, a.oldSz))+lsiUnits)), gsi...)
 		}
 		if len(metrics) > 0 {
 			out.ItemCollectionMetrics = metrics
@@ -559,24 +557,22 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 		}
 		seen[string(keys[i])] = true
 	}
-	if e.limiter != nil {
-		// A throttled Get cancels the transaction.
-		tks := make([]tableKey, len(in.Gets))
-		for i, g := range in.Gets {
-			tks[i], _ = extractKey(tables[i], g.Key, keyOfKey) // checked above
-			if err := e.admit(ctx, tables[i], tableDemand(tables[i], tks[i], false, 0)); err != nil {
-				reasons[i], failed = throttleReason(err), true
+	// A throttled Get cancels the transaction.
+	tks := make([]tableKey, len(in.Gets))
+	for i, g := range in.Gets {
+		tks[i], _ = extractKey(tables[i], g.Key, keyOfKey) // checked above
+		if err := e.admitIf(ctx, tables[i], func() throttle.Demand { return tableDemand(tables[i], tks[i], false, 0) }); err != nil {
+			reasons[i], failed = throttleReason(err), true
+		}
+	}
+	if !failed {
+		defer func() {
+			var ds []throttle.Demand
+			for i := range in.Gets {
+				ds = append(ds, tableDemand(tables[i], tks[i], false, transactionalFactor*readUnits(sizes[i], true)))
 			}
-		}
-		if !failed {
-			defer func() {
-				var ds []throttle.Demand
-				for i := range in.Gets {
-					ds = append(ds, tableDemand(tables[i], tks[i], false, transactionalFactor*readUnits(sizes[i], true)))
-				}
-				e.charge(ds)
-			}()
-		}
+			e.charge(ds)
+		}()
 	}
 	if failed {
 		return nil, cancelled(reasons)

@@ -51,6 +51,10 @@ type Space struct {
 // spaceLen is the length of an encoded Space with its prefix byte.
 const spaceLen = 1 + 8 + 2
 
+// SpaceLen is the length of the prefix AppendSpace writes: a key's
+// position within its space starts after it, with the partition hash.
+const SpaceLen = spaceLen
+
 // AppendSpace appends the prefix shared by every key of s.
 func AppendSpace(dst []byte, s Space) []byte {
 	dst = append(dst, ItemPrefix)
@@ -350,6 +354,20 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// DecodeValues decodes values of the given kinds from the start of src,
+// returning them and the bytes that follow.
+func DecodeValues(src []byte, kinds ...attr.Kind) ([]attr.Value, []byte, error) {
+	vals := make([]attr.Value, 0, len(kinds))
+	for _, k := range kinds {
+		v, rest, err := DecodeValue(src, k)
+		if err != nil {
+			return nil, nil, err
+		}
+		vals, src = append(vals, v), rest
+	}
+	return vals, src, nil
 }
 
 // DecodeKey decodes a key built by AppendKey: its space, partition key and

@@ -17,7 +17,7 @@ import (
 //
 //	dynago_requests_total{operation, code}            requests by answer (200 or the error code)
 //	dynago_request_duration_seconds{operation}        latency histogram
-//	dynago_consumed_capacity_units_total{table, index, kind}  read or write units (with --throttle)
+//	dynago_consumed_capacity_units_total{table, index, kind}  read or write units
 //	dynago_throttled_requests_total{table, index, reason}      throttled requests by ThrottlingReasons reason
 //
 // index is "" for the table itself. Consumed units are counted when the
@@ -48,7 +48,7 @@ func NewMetrics() *Metrics {
 			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10),
 		}, []string{"operation"}),
 		consumed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "dynago_consumed_capacity_units_total", Help: "Capacity units consumed, by table, GSI (\"\" for the table) and kind (read, write); counted with --throttle.",
+			Name: "dynago_consumed_capacity_units_total", Help: "Capacity units consumed, by table, GSI (\"\" for the table) and kind (read, write).",
 		}, []string{"table", "index", "kind"}),
 		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dynago_throttled_requests_total", Help: "Requests throttled, by table, GSI and ThrottlingReasons reason.",

@@ -84,6 +84,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.health(w)
 		return
 	}
+	if r.Method == http.MethodGet && r.URL.Path == "/insights" {
+		s.insights(w, r)
+		return
+	}
 	if r.Method == http.MethodGet && r.URL.Path == "/metrics" && s.metrics != nil {
 		s.metrics.handler.ServeHTTP(w, r) // Prometheus' text format
 		return

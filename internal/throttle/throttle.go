@@ -3,22 +3,27 @@
 // production:
 //
 //   - every table and every global secondary index is divided into
-//     partitions by ranges of the partition-key hash, as many as
-//     DynamoDB's published rules give for its settings (Partitions);
+//     partitions, each a range of the key space ordered as the storage
+//     keys are (partition-key hash, then partition key, then sort key); it
+//     starts with as many equal hash ranges as DynamoDB's published rules
+//     give for its settings (Partitions);
 //   - each partition serves at most 3,000 read units and 1,000 write
 //     units a second (KeyRange limits), however much the table has;
 //   - a provisioned table or GSI serves its provisioned units a second,
 //     plus up to 300 seconds of unused capacity saved as burst capacity;
-//   - an on-demand table or GSI has the partitions its warm throughput
-//     needs (12,000 read and 4,000 write units a second: four) and never
-//     serves more than its OnDemandThroughput maximum. DynamoDB also
-//     splits the partitions of an on-demand table whose traffic grows
-//     (up to double the previous peak at once); dynago does not split
-//     partitions yet, so an on-demand table's throughput stays its warm
-//     throughput.
+//   - an on-demand table or GSI starts with the partitions its warm
+//     throughput needs (12,000 read and 4,000 write units a second: four),
+//     grows its partitions so that it can serve double its previous peak,
+//     and never serves more than its OnDemandThroughput maximum;
+//   - a partition splits in two when it runs hot (Options.HeatSplitAfter)
+//     and its traffic spans more than one key in a way a split divides
+//     (not a single hot item, not a sort key that only grows); a key
+//     space also splits as its data grows past 10 GB a partition.
+//     Partitions never merge.
 //
-// Every limit is divided by Options.Scale, so that a production hot spot
-// of 5,000 writes a second reproduces at 50 with a scale of 100.
+// Every throughput limit is divided by Options.Scale, so that a
+// production hot spot of 5,000 writes a second reproduces at 50 with a
+// scale of 100.
 //
 // The package knows nothing of items or storage: the engine describes
 // what a request touches (Demand), asks Admit before doing the work and
@@ -26,17 +31,21 @@
 // lets a request through while its buckets hold any capacity and charges
 // the request's actual units afterwards, so a bucket may go into debt by
 // one request, as DynamoDB's own accounting does; sustained traffic is
-// held to the limit.
+// held to the limit. Load reports what each partition served.
 //
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html,
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html,
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html;
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html,
+// https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/;
 // behaviour and messages in docs/research-throttling.md.
 package throttle
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
+	"sort"
 	"sync"
 	"time"
 )
@@ -46,6 +55,9 @@ const (
 	PartitionReadUnits  = 3000
 	PartitionWriteUnits = 1000
 )
+
+// PartitionBytes is the data one partition holds before it splits: 10 GB.
+const PartitionBytes = 10 << 30
 
 // On-demand warm throughput of a new table or index, in units a second.
 const (
@@ -98,11 +110,47 @@ type Demand struct {
 	// reports; the limiter does not use them.
 	TableName, IndexName string
 	// Hash is the partition-key hash of the item or key.
-	Hash  uint64
-	Write bool
+	Hash uint64
+	// Key, when set, is the item's (or index entry's) position in its
+	// key space: its storage key without the space prefix, which starts
+	// with the 8-byte big-endian Hash. It places the demand in a
+	// partition split between the sort keys of one partition key; without
+	// it the demand goes where its Hash starts.
+	Key []byte
+	// PartitionKeyLen is how many bytes of Key are the hash and the
+	// partition key (the rest is the sort key); 0 when Key holds only
+	// those. Contributor Insights groups by it; the limiter does not use
+	// it.
+	PartitionKeyLen int
+	// ItemKeyLen is how many bytes of Key are the key space's own key
+	// (an index entry's key ends with its item's table key, which
+	// Contributor Insights leaves out); 0 means all of Key. The limiter
+	// does not use it.
+	ItemKeyLen int
+	// Insights is the key space's Contributor Insights mode
+	// (InsightsOff, InsightsThrottled or InsightsAll), for the engine;
+	// the limiter does not use it.
+	Insights uint8
+	Write    bool
 	// Units is what the request consumed there (for Charge; Admit only
 	// needs the partition).
 	Units float64
+}
+
+// Contributor Insights modes a Demand carries.
+const (
+	InsightsOff       = 0
+	InsightsThrottled = 1 // THROTTLED_KEYS
+	InsightsAll       = 2 // ACCESSED_AND_THROTTLED_KEYS
+)
+
+// position returns where d falls in its key space.
+func (d *Demand) position(buf *[8]byte) []byte {
+	if len(d.Key) >= 8 {
+		return d.Key
+	}
+	binary.BigEndian.PutUint64(buf[:], d.Hash)
+	return buf[:]
 }
 
 // Limit says which limit throttled a request.
@@ -120,37 +168,76 @@ const (
 
 // Verdict describes a throttled demand.
 type Verdict struct {
-	Space Space
-	Write bool
-	Limit Limit
+	// Demand is the throttled demand's index in Admit's list.
+	Demand int
+	Space  Space
+	Write  bool
+	Limit  Limit
 }
 
 // Options configure a Limiter.
 type Options struct {
-	// Scale divides every limit; values below 1 mean 1.
+	// Scale divides every throughput limit; values below 1 mean 1.
 	Scale float64
+	// HeatSplitAfter is how long a partition must run hot (at least
+	// HeatFraction of its limit, or throttling, every second) before it
+	// splits for heat. DynamoDB does not publish it ("minutes", AWS blog);
+	// 0 means DefaultHeatSplitAfter.
+	HeatSplitAfter time.Duration
 }
+
+// DefaultHeatSplitAfter is Options.HeatSplitAfter's default.
+const DefaultHeatSplitAfter = 60 * time.Second
+
+// HeatFraction is the share of a partition's limit that counts as hot.
+const HeatFraction = 0.8
 
 // Limiter tracks consumption against the limits. It is safe for
 // concurrent use: each key space has its own lock, so requests to
 // different tables and indexes do not wait for each other.
 type Limiter struct {
-	scale  float64
-	spaces sync.Map // Space → *space
+	scale     float64
+	splitHeat int64    // seconds
+	spaces    sync.Map // Space → *space
 }
 
 // New returns a Limiter.
 func New(opts Options) *Limiter {
-	return &Limiter{scale: max(opts.Scale, 1)}
+	if opts.HeatSplitAfter <= 0 {
+		opts.HeatSplitAfter = DefaultHeatSplitAfter
+	}
+	return &Limiter{scale: max(opts.Scale, 1), splitHeat: max(1, int64(opts.HeatSplitAfter/time.Second))}
 }
 
 // space is the state of one key space.
 type space struct {
-	mu         sync.Mutex
-	settings   Settings
-	partitions []bucketPair
+	mu       sync.Mutex
+	settings Settings
+	built    bool
+	// partitions are sorted by lo; the first one's lo is empty.
+	partitions []*partition
 	table      bucketPair // provisioned throughput
 	maxOD      bucketPair // OnDemandThroughput caps (rate 0: none)
+	// served is what the whole key space served in each recent second,
+	// and peak the most it ever served in one (read, write): on-demand
+	// growth keeps double the peak available.
+	served [2]meter
+	peak   [2]float64
+	bytes  int64
+}
+
+// partition is one range of a key space.
+type partition struct {
+	lo      []byte
+	buckets bucketPair
+	served  [2]meter
+	// throttled counts the requests throttled here in each recent second.
+	throttled [2]meter
+	// hot counts the consecutive hot seconds up to hotAt (read, write).
+	hot   [2]int64
+	hotAt [2]int64
+	// recent are the last keys served here, for a split point.
+	recent sampler
 }
 
 type bucketPair [2]bucket // read, write
@@ -162,8 +249,15 @@ func idx(write bool) int {
 	return 0
 }
 
-// state returns the state of sp, locked, with settings s: rebuilt when
-// the settings changed. The caller unlocks it.
+// limits returns the scaled per-partition limits (read, write).
+func (l *Limiter) limits() [2]float64 {
+	return [2]float64{PartitionReadUnits / l.scale, PartitionWriteUnits / l.scale}
+}
+
+// state returns the state of sp, locked, with settings s; a change of
+// settings keeps the partitions (they never merge), adds the ones the
+// new settings need and resets the table's buckets. The caller unlocks
+// it.
 func (l *Limiter) state(sp Space, s Settings, now time.Time) *space {
 	v, ok := l.spaces.Load(sp)
 	if !ok {
@@ -171,18 +265,17 @@ func (l *Limiter) state(sp Space, s Settings, now time.Time) *space {
 	}
 	st := v.(*space)
 	st.mu.Lock()
-	if st.partitions != nil && st.settings == s {
+	if st.built && st.settings == s {
 		return st
 	}
-	st.settings = s
-	n := Partitions(s)
-	st.partitions = make([]bucketPair, n)
-	for i := range st.partitions {
-		st.partitions[i] = bucketPair{
-			newBucket(PartitionReadUnits/l.scale, 1, now),
-			newBucket(PartitionWriteUnits/l.scale, 1, now),
+	st.built, st.settings = true, s
+	if st.partitions == nil {
+		n := Partitions(s)
+		for i := range n {
+			st.partitions = append(st.partitions, l.newPartition(hashBound(i, n), now))
 		}
 	}
+	l.grow(st, Partitions(s), now)
 	st.table, st.maxOD = bucketPair{}, bucketPair{}
 	if s.OnDemand {
 		st.maxOD = bucketPair{
@@ -198,62 +291,106 @@ func (l *Limiter) state(sp Space, s Settings, now time.Time) *space {
 	return st
 }
 
-// partition returns the partition of hash among n, by equal ranges of
-// the 64-bit hash space.
-func partition(hash uint64, n int) int {
-	hi, _ := bits.Mul64(hash, uint64(n))
-	return int(hi)
+func (l *Limiter) newPartition(lo []byte, now time.Time) *partition {
+	lim := l.limits()
+	return &partition{lo: lo, buckets: bucketPair{newBucket(lim[0], 1, now), newBucket(lim[1], 1, now)}}
+}
+
+// hashBound returns the first key of the i-th of n equal hash ranges.
+func hashBound(i, n int) []byte {
+	if i == 0 {
+		return []byte{}
+	}
+	q, r := bits.Div64(uint64(i), 0, uint64(n))
+	if r != 0 {
+		q++
+	}
+	return binary.BigEndian.AppendUint64(nil, q)
+}
+
+// find returns the index of the partition holding key.
+func (st *space) find(key []byte) int {
+	return sort.Search(len(st.partitions), func(i int) bool { return bytes.Compare(st.partitions[i].lo, key) > 0 }) - 1
 }
 
 // Admit reports whether every demand's partition and key space has
 // capacity left at now; if not, the first limit exhausted. It charges
 // nothing.
 func (l *Limiter) Admit(now time.Time, demands []Demand) (Verdict, bool) {
-	for _, d := range demands {
-		if limit := l.admit(now, d); limit != 0 {
-			return Verdict{Space: d.Space, Write: d.Write, Limit: limit}, false
+	for i := range demands {
+		if limit := l.admit(now, &demands[i]); limit != 0 {
+			return Verdict{Demand: i, Space: demands[i].Space, Write: demands[i].Write, Limit: limit}, false
 		}
 	}
 	return Verdict{}, true
 }
 
 // admit returns the limit d exhausts (0: none).
-func (l *Limiter) admit(now time.Time, d Demand) Limit {
+func (l *Limiter) admit(now time.Time, d *Demand) Limit {
 	st := l.state(d.Space, d.Settings, now)
 	defer st.mu.Unlock()
+	var buf [8]byte
+	p := st.partitions[st.find(d.position(&buf))]
 	w := idx(d.Write)
+	var limit Limit
 	switch {
-	case !st.partitions[partition(d.Hash, len(st.partitions))][w].available(now):
-		return KeyRange
+	case !p.buckets[w].available(now):
+		limit = KeyRange
 	case d.Settings.OnDemand:
 		if mb := &st.maxOD[w]; mb.rate > 0 && !mb.available(now) {
-			return MaxOnDemand
+			limit = MaxOnDemand
 		}
 	case !st.table[w].available(now):
-		return Provisioned
+		limit = Provisioned
 	}
-	return 0
+	if limit != 0 {
+		p.throttled[w].add(now, 1)
+	}
+	return limit
 }
 
-// Charge records what demands consumed at now.
+// Charge records what demands consumed at now, and splits the partitions
+// that ran hot.
 func (l *Limiter) Charge(now time.Time, demands []Demand) {
-	for _, d := range demands {
+	for i := range demands {
+		d := &demands[i]
 		if d.Units <= 0 {
 			continue
 		}
 		st := l.state(d.Space, d.Settings, now)
 		w := idx(d.Write)
-		units := d.Units
-		st.partitions[partition(d.Hash, len(st.partitions))][w].take(now, units)
+		var buf [8]byte
+		pos := d.position(&buf)
+		pi := st.find(pos)
+		p := st.partitions[pi]
+		p.buckets[w].take(now, d.Units)
+		p.recent.add(pos, d.Units)
 		if d.Settings.OnDemand {
 			if st.maxOD[w].rate > 0 {
-				st.maxOD[w].take(now, units)
+				st.maxOD[w].take(now, d.Units)
 			}
 		} else {
-			st.table[w].take(now, units)
+			st.table[w].take(now, d.Units)
+		}
+		if p.served[w].add(now, d.Units) {
+			l.heat(st, pi, w, now)
+		}
+		if st.served[w].add(now, d.Units) && d.Settings.OnDemand {
+			l.peak(st, w, now)
 		}
 		st.mu.Unlock()
 	}
+}
+
+// Forget drops what the limiter knows of every key space of table (it
+// was deleted).
+func (l *Limiter) Forget(table uint64) {
+	l.spaces.Range(func(k, _ any) bool {
+		if k.(Space).Table == table {
+			l.spaces.Delete(k)
+		}
+		return true
+	})
 }
 
 // bucket is a token bucket: rate units a second, holding at most

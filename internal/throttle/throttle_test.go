@@ -1,6 +1,9 @@
 package throttle
 
 import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
 	"testing"
 	"time"
 )
@@ -125,5 +128,163 @@ func TestSettingsChange_RebuildsState(t *testing.T) {
 	d.Settings.WriteUnits = 1000
 	if _, ok := l.Admit(t0, []Demand{d}); !ok {
 		t.Fatal("raised throughput was not applied")
+	}
+}
+
+// key returns a key position in partition-key hash h with sort key sk.
+func key(h uint64, sk string) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, h), sk...)
+}
+
+// serve sends rate demands a second for dur, each made by mk(i), and
+// returns how many were admitted in the last second.
+func serve(l *Limiter, now *time.Time, rate int, dur time.Duration, mk func(i int) Demand) (lastSecond int) {
+	step := time.Second / time.Duration(rate)
+	end := now.Add(dur)
+	for i := 0; now.Before(end); i++ {
+		d := []Demand{mk(i)}
+		if _, ok := l.Admit(*now, d); ok {
+			l.Charge(*now, d)
+			if end.Sub(*now) <= time.Second {
+				lastSecond++
+			}
+		}
+		*now = now.Add(step)
+	}
+	return lastSecond
+}
+
+// TestHeatSplit: one partition key whose writes spread over its sort
+// keys runs hot at its partition's limit; after HeatSplitAfter the
+// partition splits between the sort keys and the key serves double. A
+// single hot item, or a sort key that only grows (a timestamp), runs
+// hot just as long and never splits: a split would not help it.
+//
+// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+// and bp-partition-key-design ("a single item ... still limited").
+func TestHeatSplit(t *testing.T) {
+	settings := Settings{WriteUnits: 1000} // one partition; the table holds 10/s (scaled) and 300 s of burst
+	for _, tc := range []struct {
+		name      string
+		sk        func(i int) string
+		wantSplit bool
+	}{
+		{"sort keys spread", func(i int) string { return fmt.Sprintf("ORDER#%04d", (i*7919)%10000) }, true},
+		{"one item", func(int) string { return "ORDER#1" }, false},
+		{"growing sort key", func(i int) string { return fmt.Sprintf("2026-11-30T%08d", i) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := New(Options{Scale: 100, HeatSplitAfter: 10 * time.Second})
+			now := t0
+			mk := func(i int) Demand {
+				return Demand{Space: Space{Table: 1}, Settings: settings, Hash: 9, Key: key(9, tc.sk(i)), Write: true, Units: 1}
+			}
+			// 30 a second against a partition of 10 (scaled) for 30 s.
+			got := serve(l, &now, 30, 30*time.Second, mk)
+			parts := l.PartitionCount(Space{Table: 1})
+			if split := parts > 1; split != tc.wantSplit {
+				t.Fatalf("%d partitions after 30 s hot, want split %v", parts, tc.wantSplit)
+			}
+			if want := 10; tc.wantSplit {
+				if got < 2*want-1 {
+					t.Fatalf("after the split the key served %d/s, want at least %d", got, 2*want-1)
+				}
+			} else if got > want+1 {
+				t.Fatalf("served %d/s without a split, want at most %d", got, want+1)
+			}
+		})
+	}
+}
+
+// TestOnDemandGrowth: an on-demand table starts with four partitions
+// (4,000 write units a second, scaled 40) and keeps double its previous
+// peak available: traffic that steps up to just under double its peak
+// is served in full, and the partitions grow with each new peak.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html
+// ("up to double your previous peak traffic").
+func TestOnDemandGrowth(t *testing.T) {
+	l := New(Options{Scale: 100})
+	now := t0
+	sp := Space{Table: 4}
+	mk := func(i int) Demand {
+		return Demand{Space: sp, Settings: Settings{OnDemand: true}, Hash: uint64(i) * 0x9E3779B97F4A7C15, Write: true, Units: 1}
+	}
+	if got := serve(l, &now, 32, 5*time.Second, mk); got != 32 { // peak 3,200
+		t.Fatalf("32/s on a new table: served %d in the last second", got)
+	}
+	if n := l.PartitionCount(sp); n != 7 {
+		t.Fatalf("after a peak of 32/s: %d partitions, want 7 (double the peak over 10 a partition)", n)
+	}
+	// 64/s, under double the peak: the first second may lose a few to
+	// uneven hash ranges, then the partitions grow again.
+	if got := serve(l, &now, 64, 5*time.Second, mk); got != 64 {
+		t.Fatalf("64/s after a peak of 32: served %d in the last second", got)
+	}
+	n := l.PartitionCount(sp)
+	if n < 12 || n > 13 {
+		t.Fatalf("after a peak of about 64/s: %d partitions, want 12 or 13", n)
+	}
+	load, ok := l.Load(sp, now.Add(-time.Nanosecond), 5*time.Second) // the last instant served
+	if !ok || len(load.Partitions) != n || load.PeakWriteUnits < 60 {
+		t.Fatalf("Load: %+v", load)
+	}
+	var sum float64
+	for _, p := range load.Partitions {
+		sum += p.WriteUnits
+		if p.WriteLimit != 10 {
+			t.Fatalf("partition limit %v, want 10", p.WriteLimit)
+		}
+	}
+	if sum < 63 || sum > 65 {
+		t.Fatalf("partitions served %.1f/s in all, want 64", sum)
+	}
+}
+
+// TestResize: a key space splits as its data passes 10 GB a partition.
+func TestResize(t *testing.T) {
+	l := New(Options{})
+	sp, s := Space{Table: 6}, Settings{ReadUnits: 5, WriteUnits: 5}
+	l.Resize(t0, sp, s, 9<<30)
+	if n := l.PartitionCount(sp); n != 1 {
+		t.Fatalf("9 GB: %d partitions", n)
+	}
+	l.Resize(t0, sp, s, 35<<30)
+	if n := l.PartitionCount(sp); n != 4 {
+		t.Fatalf("35 GB: %d partitions, want 4", n)
+	}
+	l.Resize(t0, sp, s, 1<<30) // partitions never merge
+	if n := l.PartitionCount(sp); n != 4 {
+		t.Fatalf("shrunk to 1 GB: %d partitions, want still 4", n)
+	}
+}
+
+// TestLoad_CountsThrottles: Load reports units and throttled requests
+// per partition.
+func TestLoad_CountsThrottles(t *testing.T) {
+	l := New(Options{Scale: 100})
+	now := t0
+	sp := Space{Table: 7}
+	serve(l, &now, 20, 3*time.Second, func(int) Demand {
+		return Demand{Space: sp, Settings: Settings{ReadUnits: 5, WriteUnits: 5}, Hash: 1, Write: false, Units: 1}
+	})
+	load, _ := l.Load(sp, now.Add(-time.Nanosecond), 3*time.Second)
+	if len(load.Partitions) != 1 || load.Partitions[0].ReadUnits == 0 || load.Partitions[0].ReadThrottled == 0 {
+		t.Fatalf("Load: %+v", load)
+	}
+}
+
+// TestHashBound: the initial partitions are equal hash ranges.
+func TestHashBound(t *testing.T) {
+	for n := 1; n < 40; n++ {
+		for i := 1; i < n; i++ {
+			h := binary.BigEndian.Uint64(hashBound(i, n))
+			if hi, _ := bits.Mul64(h, uint64(n)); int(hi) != i {
+				t.Fatalf("hashBound(%d, %d) = %x is not the first hash of range %d", i, n, h, i)
+			}
+			if hi, _ := bits.Mul64(h-1, uint64(n)); int(hi) != i-1 {
+				t.Fatalf("hashBound(%d, %d) = %x: %x is not in range %d", i, n, h, h-1, i-1)
+			}
+		}
 	}
 }

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Contributor Insights: the setting (this file) and the data collected
+// for tables and GSIs that have it on (insights_report.go).
+//
+// States and messages: docs/research-contributor-insights.md.
+
+// tableNameOf returns the table name of a TableName member that may
+// also be a table ARN (arn:aws:dynamodb:<region>:<account>:table/<name>).
+func tableNameOf(s string) string {
+	if strings.HasPrefix(s, "arn:") {
+		if i := strings.Index(s, ":table/"); i >= 0 && !strings.Contains(s[i+7:], "/") {
+			return s[i+7:]
+		}
+	}
+	return s
+}
+
+// insightsTarget returns the table and, when index is set, the GSI whose
+// Contributor Insights a request names; an LSI or a missing index is
+// ResourceNotFoundException.
+func insightsTarget(t *catalog.Table, index *string) (*catalog.Index, error) {
+	if index == nil {
+		return nil, nil
+	}
+	ix := t.Index(*index)
+	if ix == nil || ix.Local {
+		return nil, ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Index: "+*index+" not found for table: "+t.Name)
+	}
+	return ix, nil
+}
+
+// UpdateContributorInsights enables or disables Contributor Insights on a
+// table or GSI. Enabling what is enabled in the same mode, or disabling
+// what is disabled, answers the settled status and changes nothing.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContributorInsights.html
+func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateContributorInsightsInput) (*api.UpdateContributorInsightsOutput, error) {
+	name := tableNameOf(*in.TableName)
+	out := &api.UpdateContributorInsightsOutput{TableName: name}
+	if in.IndexName != nil {
+		out.IndexName = *in.IndexName
+	}
+	err := e.update(ctx, func(tx storage.Txn) error {
+		t, _, err := catalog.Get(tx, name)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return ddberr.TableNotFoundNamed(name)
+		}
+		if err != nil {
+			return err
+		}
+		ix, err := insightsTarget(t, in.IndexName)
+		if err != nil {
+			return err
+		}
+		now := e.opts.Now()
+		if t.Status(now) == catalog.StatusCreating {
+			return ddberr.Validation("Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
+		}
+		if ix != nil && ix.Status(now) == catalog.IndexCreating {
+			return ddberr.Validation("Table or Index is not in a valid state to update Key Access Insights: IndexStatus must be ACTIVE to enable ContributorInsights.")
+		}
+		setting := &t.Insights
+		if ix != nil {
+			setting = &ix.Insights
+		}
+		cur := *setting
+		status := cur.Status(now)
+		enable := *in.Action == "ENABLE"
+		mode := catalog.InsightsAccessedAndThrottled
+		if in.Mode != nil && enable {
+			mode = *in.Mode
+		}
+		switch {
+		case enable && status == catalog.InsightsEnabled && cur.Mode == mode,
+			!enable && status == catalog.InsightsDisabled:
+			out.Status = status
+			if cur != nil {
+				out.Mode = cur.Mode
+			}
+			return nil
+		}
+		next := &catalog.Insights{Enabled: enable, Mode: mode, ChangedAt: now.UnixNano(), Settled: now.Add(e.opts.CreateDelay).UnixNano()}
+		switch {
+		case !enable:
+			next.Mode, next.RulesCreated = cur.Mode, cur.RulesCreated
+			out.Status = catalog.InsightsDisabling
+		case cur != nil && cur.Enabled:
+			// A change of mode keeps the rules that stay.
+			next.RulesCreated = cur.RulesCreated
+			out.Status = catalog.InsightsEnabling
+		default:
+			next.RulesCreated = now.UnixMilli()
+			out.Status = catalog.InsightsEnabling
+		}
+		out.Mode = next.Mode
+		*setting = next
+		return catalog.Put(tx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DescribeContributorInsights reports the Contributor Insights setting of
+// a table or GSI, with the names of the CloudWatch rules DynamoDB would
+// have created for it.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContributorInsights.html
+func (e *Engine) DescribeContributorInsights(ctx context.Context, in *api.DescribeContributorInsightsInput) (*api.DescribeContributorInsightsOutput, error) {
+	name := tableNameOf(*in.TableName)
+	t, err := e.namedTable(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := insightsTarget(t, in.IndexName)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.DescribeContributorInsightsOutput{TableName: t.Name}
+	setting, resource, hasSort := t.Insights, t.Name, len(t.KeySchema) > 1
+	if ix != nil {
+		out.IndexName = ix.Name
+		setting, resource, hasSort = ix.Insights, t.Name+"-"+ix.Name, len(ix.RangeKeys()) > 0
+	}
+	out.Status = setting.Status(e.opts.Now())
+	if setting == nil {
+		return out, nil
+	}
+	out.Mode = setting.Mode
+	out.LastUpdate = epochSeconds(setting.ChangedAt)
+	if out.Status != catalog.InsightsDisabled {
+		out.Rules = insightsRules(setting, resource, hasSort)
+	}
+	return out, nil
+}
+
+// insightsRules returns the CloudWatch Contributor Insights rule names of
+// a setting: most accessed (C) and most throttled (T) partition keys
+// (PK) and, with a sort key, partition and sort keys (SK); THROTTLED_KEYS
+// keeps only the throttled ones.
+func insightsRules(s *catalog.Insights, resource string, hasSort bool) []string {
+	kinds := []string{"PKC", "PKT", "SKC", "SKT"}
+	var rules []string
+	for _, k := range kinds {
+		if (k[0] == 'S' && !hasSort) || (k[2] == 'C' && s.Mode == catalog.InsightsThrottledOnly) {
+			continue
+		}
+		rules = append(rules, "DynamoDBContributorInsights-"+k+"-"+resource+"-"+strconv.FormatInt(s.RulesCreated, 10))
+	}
+	return rules
+}
+
+// defaultInsightsPage is ListContributorInsights' page size without
+// MaxResults (DynamoDB does not document its own).
+const defaultInsightsPage = 100
+
+// ListContributorInsights lists the tables and GSIs whose Contributor
+// Insights are not DISABLED, by table name, each table before its GSIs.
+// NextToken names the last entry returned; a bad one is a
+// ValidationException.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListContributorInsights.html
+func (e *Engine) ListContributorInsights(ctx context.Context, in *api.ListContributorInsightsInput) (*api.ListContributorInsightsOutput, error) {
+	limit := defaultInsightsPage
+	if in.MaxResults != nil && *in.MaxResults > 0 {
+		limit = int(*in.MaxResults)
+	}
+	var after string // "table\x00index" of the last entry returned
+	if in.NextToken != nil {
+		raw, err := base64.RawURLEncoding.DecodeString(*in.NextToken)
+		if err != nil || !strings.Contains(string(raw), "\x00") {
+			return nil, ddberr.Validation("Invalid NextToken")
+		}
+		after = string(raw)
+	}
+	var tables []*catalog.Table
+	if in.TableName != nil {
+		t, err := e.namedTable(ctx, tableNameOf(*in.TableName))
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+	} else if err := e.read(ctx, func(tx storage.Txn) error {
+		start := ""
+		for {
+			names, more, err := catalog.List(tx, start, 100)
+			if err != nil {
+				return err
+			}
+			for _, n := range names {
+				t, err := e.lookup(tx, n)
+				if err != nil {
+					return err
+				}
+				tables = append(tables, t)
+			}
+			if !more || len(names) == 0 {
+				return nil
+			}
+			start = names[len(names)-1]
+		}
+	}); err != nil {
+		return nil, err
+	}
+	// Every table's entry, then its GSIs', in table-name order; a page
+	// resumes after the token's entry (or, if that entry is gone, at the
+	// next table).
+	type entry struct {
+		table, index string
+		setting      *catalog.Insights
+	}
+	var entries []entry
+	for _, t := range tables {
+		entries = append(entries, entry{t.Name, "", t.Insights})
+		for _, ix := range t.GSIs {
+			entries = append(entries, entry{t.Name, ix.Name, ix.Insights})
+		}
+	}
+	from := 0
+	if after != "" {
+		tok := strings.SplitN(after, "\x00", 2)
+		from = len(entries)
+		for i, en := range entries {
+			if en.table > tok[0] || (en.table == tok[0] && en.index == tok[1]) {
+				from = i
+				if en.table == tok[0] {
+					from++
+				}
+				break
+			}
+		}
+	}
+	now := e.opts.Now()
+	out := &api.ListContributorInsightsOutput{Summaries: []api.ContributorInsightsSummary{}}
+	for _, en := range entries[from:] {
+		status := en.setting.Status(now)
+		if status == catalog.InsightsDisabled {
+			continue
+		}
+		if len(out.Summaries) == limit {
+			last := out.Summaries[len(out.Summaries)-1]
+			out.NextToken = base64.RawURLEncoding.EncodeToString([]byte(last.TableName + "\x00" + last.IndexName))
+			break
+		}
+		out.Summaries = append(out.Summaries, api.ContributorInsightsSummary{TableName: en.table, IndexName: en.index, Status: status, Mode: en.setting.Mode})
+	}
+	return out, nil
+}

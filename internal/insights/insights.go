@@ -1,0 +1,395 @@
+// Package insights owns dynago's Contributor Insights data: for each
+// table and global secondary index that has Contributor Insights on, the
+// partition keys and the items (partition key plus sort key) that
+// consumed the most capacity units and that were throttled most often,
+// over a sliding window of recent time.
+//
+// DynamoDB publishes the same four views as CloudWatch Contributor
+// Insights rules (most accessed and most throttled partition keys, and
+// partition plus sort keys). dynago keeps them in memory, per 10-second
+// slot, with one Space-Saving sketch (Metwally et al., 2005) of
+// SketchSize keys per view and slot: every key that took more than a
+// SketchSize-th of a slot's units is certain to be kept, and a reported
+// figure is never below the true one by more than the sketch's error,
+// which Contributor.Error bounds.
+//
+// The package knows only key bytes (storage keys without their space
+// prefix); the engine decodes them for display.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/contributorinsights_HowItWorks.html
+package insights
+
+import (
+	"container/heap"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Slot is the time resolution of the window; Slots of them are kept.
+const (
+	Slot  = 10 * time.Second
+	Slots = 30
+)
+
+// MaxWindow is the longest window Top reports over (5 minutes).
+const MaxWindow = Slot * Slots
+
+// SketchSize is how many keys each view keeps per slot.
+const SketchSize = 256
+
+// Space names a key space: a table (Index 0) or one of its GSIs.
+type Space struct {
+	Table uint64
+	Index uint16
+}
+
+// Event is one request's use of one key.
+type Event struct {
+	Space Space
+	// Key is the item's (or, for a Query, the partition's) position in
+	// its key space: the partition-key hash, the partition key and the
+	// sort key as storage keys encode them.
+	Key []byte
+	// PartitionKeyLen is how many bytes of Key are the hash and the
+	// partition key; when it is len(Key) the event has no sort key.
+	PartitionKeyLen int
+	Write           bool
+	// Units is what the request consumed (0 for a throttled one).
+	Units     float64
+	Throttled bool
+}
+
+// Recorder collects events. It is safe for concurrent use; key spaces
+// do not share a lock.
+type Recorder struct {
+	spaces sync.Map // Space → *spaceRec
+	usage  sync.Map // Space → *usage
+}
+
+// view indexes the four sketches of a slot.
+const (
+	accessedPK = iota
+	accessedKey
+	throttledPK
+	throttledKey
+	views
+)
+
+type spaceRec struct {
+	mu    sync.Mutex
+	slots [Slots]slot
+}
+
+type slot struct {
+	start    int64 // Unix seconds, a multiple of Slot
+	sketches [views]sketch
+}
+
+// Record adds ev at now.
+func (r *Recorder) Record(now time.Time, ev Event) {
+	v, ok := r.spaces.Load(ev.Space)
+	if !ok {
+		v, _ = r.spaces.LoadOrStore(ev.Space, &spaceRec{})
+	}
+	sr := v.(*spaceRec)
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	start := slotStart(now)
+	s := &sr.slots[(start/int64(Slot/time.Second))%Slots]
+	if s.start != start {
+		*s = slot{start: start}
+	}
+	pkLen := min(max(ev.PartitionKeyLen, 0), len(ev.Key))
+	if pkLen == 0 {
+		pkLen = len(ev.Key)
+	}
+	var read, write float64
+	if ev.Write {
+		write = ev.Units
+	} else {
+		read = ev.Units
+	}
+	if ev.Throttled {
+		s.sketches[throttledPK].add(ev.Key[:pkLen], pkLen, 1, 0, 0, 1)
+		if pkLen < len(ev.Key) {
+			s.sketches[throttledKey].add(ev.Key, pkLen, 1, 0, 0, 1)
+		}
+		return
+	}
+	if ev.Units <= 0 {
+		return
+	}
+	weight := read + 3*write // CloudWatch's ConsumedThroughputUnits
+	s.sketches[accessedPK].add(ev.Key[:pkLen], pkLen, weight, read, write, 0)
+	if pkLen < len(ev.Key) {
+		s.sketches[accessedKey].add(ev.Key, pkLen, weight, read, write, 0)
+	}
+}
+
+func slotStart(now time.Time) int64 {
+	sec := now.Unix()
+	size := int64(Slot / time.Second)
+	return sec - ((sec%size)+size)%size
+}
+
+// Contributor is one key's figures over a window.
+type Contributor struct {
+	Key             []byte
+	PartitionKeyLen int
+	// ReadUnits and WriteUnits are the units consumed a second, averaged
+	// over the window; Throttled the requests throttled in it.
+	ReadUnits, WriteUnits float64
+	Throttled             int
+	// Error bounds how much the figure (ConsumedThroughputUnits a second,
+	// or throttled requests) may overstate: the Space-Saving error of the slots that
+	// had to evict keys. 0 when every slot kept every key.
+	Error float64
+}
+
+// ConsumedThroughputUnits is the figure DynamoDB's "most accessed"
+// rules rank by: read units plus three times write units, a second.
+func (c Contributor) ConsumedThroughputUnits() float64 { return c.ReadUnits + 3*c.WriteUnits }
+
+// Top is the four views of a key space over a window, each sorted by
+// its figure, largest first, at most n long.
+type Top struct {
+	PartitionKeys, Keys                   []Contributor // most accessed
+	ThrottledPartitionKeys, ThrottledKeys []Contributor
+	// Window is the time covered.
+	Window time.Duration
+}
+
+// Top returns the n largest contributors of each view of sp over the
+// window ending at now: the slot now is in and the ones before it,
+// window long in all (at least one slot, at most MaxWindow).
+func (r *Recorder) Top(sp Space, now time.Time, window time.Duration, n int) Top {
+	window = min(max(window, Slot), MaxWindow)
+	out := Top{Window: window}
+	v, ok := r.spaces.Load(sp)
+	if !ok {
+		return out
+	}
+	sr := v.(*spaceRec)
+	// The window's slots end with the one now is in, and the figures
+	// are averaged over the time they cover up to now.
+	from, secs := windowStart(now, window)
+	sr.mu.Lock()
+	var merged [views]map[string]*Contributor
+	for i := range merged {
+		merged[i] = map[string]*Contributor{}
+	}
+	for si := range sr.slots {
+		s := &sr.slots[si]
+		if s.start < from || s.start > now.Unix() {
+			continue
+		}
+		for vi := range s.sketches {
+			sk := &s.sketches[vi]
+			for _, e := range sk.h.es {
+				c := merged[vi][e.key]
+				if c == nil {
+					c = &Contributor{Key: []byte(e.key), PartitionKeyLen: e.pkLen}
+					merged[vi][e.key] = c
+				}
+				c.ReadUnits += e.read / secs
+				c.WriteUnits += e.write / secs
+				c.Throttled += int(e.throttled)
+				if vi >= throttledPK {
+					c.Error += e.err
+				} else {
+					c.Error += e.err / secs
+				}
+			}
+		}
+	}
+	sr.mu.Unlock()
+	rank := func(m map[string]*Contributor, throttled bool) []Contributor {
+		cs := make([]Contributor, 0, len(m))
+		for _, c := range m {
+			cs = append(cs, *c)
+		}
+		figure := func(c Contributor) float64 {
+			if throttled {
+				return float64(c.Throttled)
+			}
+			return c.ConsumedThroughputUnits()
+		}
+		slices.SortFunc(cs, func(a, b Contributor) int {
+			fa, fb := figure(a), figure(b)
+			switch {
+			case fa > fb:
+				return -1
+			case fa < fb:
+				return 1
+			}
+			return slices.Compare(a.Key, b.Key)
+		})
+		return cs[:min(n, len(cs))]
+	}
+	out.PartitionKeys = rank(merged[accessedPK], false)
+	out.Keys = rank(merged[accessedKey], false)
+	out.ThrottledPartitionKeys = rank(merged[throttledPK], true)
+	out.ThrottledKeys = rank(merged[throttledKey], true)
+	return out
+}
+
+// Forget drops what the recorder holds for every key space of table.
+func (r *Recorder) Forget(table uint64) {
+	for _, m := range []*sync.Map{&r.spaces, &r.usage} {
+		m.Range(func(k, _ any) bool {
+			if k.(Space).Table == table {
+				m.Delete(k)
+			}
+			return true
+		})
+	}
+}
+
+// sketch is a Space-Saving summary: at most SketchSize keys in a min-heap
+// by weight; a new key replaces the lightest and inherits its weight as
+// its error.
+type sketch struct {
+	h   entries
+	idx map[string]int
+}
+
+type entry struct {
+	key         string
+	pkLen       int
+	weight, err float64
+	read, write float64
+	throttled   float64
+}
+
+func (s *sketch) add(key []byte, pkLen int, weight, read, write, throttled float64) {
+	if s.idx == nil {
+		s.idx = make(map[string]int)
+		s.h.idx = s.idx
+	}
+	if i, ok := s.idx[string(key)]; ok {
+		e := &s.h.es[i]
+		e.weight += weight
+		e.read += read
+		e.write += write
+		e.throttled += throttled
+		heap.Fix(&s.h, i)
+		return
+	}
+	if len(s.h.es) < SketchSize {
+		heap.Push(&s.h, entry{key: string(key), pkLen: pkLen, weight: weight, read: read, write: write, throttled: throttled})
+		return
+	}
+	// Replace the lightest key: the newcomer may have had up to its
+	// weight before (Space-Saving's overestimate).
+	min := &s.h.es[0]
+	delete(s.idx, min.key)
+	floor := min.weight
+	*min = entry{key: string(key), pkLen: pkLen, weight: floor + weight, err: floor,
+		read: read, write: write, throttled: throttled}
+	switch {
+	case throttled > 0:
+		min.throttled += floor
+	case read > 0:
+		min.read += floor
+	default:
+		min.write += floor / 3
+	}
+	s.idx[min.key] = 0
+	heap.Fix(&s.h, 0)
+}
+
+// entries is a min-heap by weight that keeps idx (key → position) true.
+type entries struct {
+	es  []entry
+	idx map[string]int
+}
+
+func (h entries) Len() int           { return len(h.es) }
+func (h entries) Less(i, j int) bool { return h.es[i].weight < h.es[j].weight }
+func (h entries) Swap(i, j int) {
+	h.es[i], h.es[j] = h.es[j], h.es[i]
+	h.idx[h.es[i].key] = i
+	h.idx[h.es[j].key] = j
+}
+func (h *entries) Push(x any) {
+	e := x.(entry)
+	h.idx[e.key] = len(h.es)
+	h.es = append(h.es, e)
+}
+func (h *entries) Pop() any {
+	e := h.es[len(h.es)-1]
+	h.es = h.es[:len(h.es)-1]
+	delete(h.idx, e.key)
+	return e
+}
+
+// usage is what one key space consumed per slot, whatever its
+// Contributor Insights setting.
+type usage struct {
+	mu    sync.Mutex
+	slots [Slots]usageSlot
+}
+
+type usageSlot struct {
+	start       int64
+	read, write float64
+}
+
+// Consumed records units consumed in sp at now.
+func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) {
+	v, ok := r.usage.Load(sp)
+	if !ok {
+		v, _ = r.usage.LoadOrStore(sp, &usage{})
+	}
+	u := v.(*usage)
+	start := slotStart(now)
+	u.mu.Lock()
+	s := &u.slots[(start/int64(Slot/time.Second))%Slots]
+	if s.start != start {
+		*s = usageSlot{start: start}
+	}
+	if write {
+		s.write += units
+	} else {
+		s.read += units
+	}
+	u.mu.Unlock()
+}
+
+// Usage returns the read and write units a second sp consumed over the
+// window ending at now (as Top counts it).
+func (r *Recorder) Usage(sp Space, now time.Time, window time.Duration) (read, write float64) {
+	v, ok := r.usage.Load(sp)
+	if !ok {
+		return 0, 0
+	}
+	from, secs := windowStart(now, window)
+	u := v.(*usage)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, s := range u.slots {
+		if s.start >= from && s.start <= now.Unix() {
+			read += s.read
+			write += s.write
+		}
+	}
+	return read / secs, write / secs
+}
+
+// Span returns the seconds the window ending at now covers: whole slots
+// up to and including the one now is in, window long at most (at least
+// one slot, at most MaxWindow), counted up to now. Top and Usage average
+// over it.
+func Span(now time.Time, window time.Duration) float64 {
+	_, secs := windowStart(now, window)
+	return secs
+}
+
+// windowStart returns the first slot start of the window ending at now
+// and the seconds it covers up to now.
+func windowStart(now time.Time, window time.Duration) (from int64, secs float64) {
+	window = min(max(window, Slot), MaxWindow)
+	from = slotStart(now) - int64((window-Slot)/time.Second)
+	return from, max(float64(now.UnixNano()-from*int64(time.Second))/1e9, 1)
+}
