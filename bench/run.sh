@@ -94,7 +94,12 @@ wait_ready() {
 # build NAME prepares what server NAME needs; non-zero means skip it.
 build() {
 	case $1 in
+	dynago-throttle)
+		[ -x "$TMP/dynago" ] || build dynago ;;
+	dynago-prev)
+		[ -x "${BENCH_PREV_BIN:-}" ] || { log "SKIP dynago-prev: set BENCH_PREV_BIN to an earlier dynago binary"; return 1; } ;;
 	dynago)
+		[ -x "$TMP/dynago" ] && return 0
 		go build -o "$TMP/dynago" ./cmd/dynago >"$TMP/build-dynago.log" 2>&1 ||
 			{ log "SKIP dynago: go build ./cmd/dynago failed (see below)"; tail -5 "$TMP/build-dynago.log" >&2; return 1; } ;;
 	ceiling | ceiling-pebble)
@@ -121,6 +126,8 @@ start() {
 	local name=$1 port=$2 addr=127.0.0.1:$2 logf=$TMP/$1.log
 	case $name in
 	dynago) "$TMP/dynago" serve --addr "$addr" --data-dir "$TMP/dynago-data" >"$logf" 2>&1 & ;;
+	dynago-throttle) "$TMP/dynago" serve --addr "$addr" --data-dir "$TMP/dynago-throttle-data" --throttle >"$logf" 2>&1 & ;;
+	dynago-prev) "$BENCH_PREV_BIN" serve --addr "$addr" --data-dir "$TMP/dynago-prev-data" >"$logf" 2>&1 & ;;
 	ceiling) "$TMP/ceiling" -addr "$addr" >"$logf" 2>&1 & ;;
 	ceiling-pebble) "$TMP/ceiling" -addr "$addr" -pebble "$TMP/ceil-pebble" >"$logf" 2>&1 & ;;
 	dynalite) node "$NODE_DIR/node_modules/dynalite/cli.js" --host 127.0.0.1 --port "$port" >"$logf" 2>&1 & ;;
@@ -131,7 +138,7 @@ start() {
 	esac
 	SERVER_PID=$!
 	local want=any
-	[ "$name" = dynago ] && want=200
+	case $name in dynago*) want=200 ;; esac
 	if ! wait_ready "$port" "$want"; then
 		log "SKIP $name: not ready on $addr within 30 s; last log lines:"
 		tail -5 "$logf" >&2 || true

@@ -29,7 +29,7 @@ for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1 && break
   sleep 0.1
 done
-export DYNAGO_ENDPOINT="http://127.0.0.1:$port"
+export DYNAGO_ENDPOINT="http://127.0.0.1:$port" DYNAGO_BIN="$tmp/dynago"
 
 echo "== compat suites (AWS CLI, boto3, JS SDK v3) against $DYNAGO_ENDPOINT"
 compat/run.sh

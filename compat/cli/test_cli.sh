@@ -781,6 +781,53 @@ d = r["TableDescription"]
 assert "StreamSpecification" not in d and d["LatestStreamArn"] == environ["STREAM_ARN"], d
 ' update-table --table-name "$T" --stream-specification StreamEnabled=false
 
+# ------------------------------------------------------ Contributor Insights
+# update/describe/list-contributor-insights, then `dynago insights` naming
+# the hot partition key. States, rule names and messages:
+# docs/research-contributor-insights.md.
+call_check "update-contributor-insights ENABLE -> ENABLING, mode ACCESSED_AND_THROTTLED_KEYS" '
+assert r == {"TableName": environ["T"], "ContributorInsightsStatus": "ENABLING", "ContributorInsightsMode": "ACCESSED_AND_THROTTLED_KEYS"}, r
+' update-contributor-insights --table-name "$T" --contributor-insights-action ENABLE
+call_check "describe-contributor-insights: ENABLED with the PKC, PKT, SKC, SKT rules" '
+assert r["ContributorInsightsStatus"] == "ENABLED", r
+rules = r["ContributorInsightsRuleList"]
+assert [x.split("-")[1] for x in rules] == ["PKC", "PKT", "SKC", "SKT"], rules
+assert all(x.startswith("DynamoDBContributorInsights-") and environ["T"] in x for x in rules), rules
+' describe-contributor-insights --table-name "$T"
+call_check "list-contributor-insights --table-name: the table, ENABLED" '
+assert r["ContributorInsightsSummaries"] == [{"TableName": environ["T"], "ContributorInsightsStatus": "ENABLED", "ContributorInsightsMode": "ACCESSED_AND_THROTTLED_KEYS"}], r
+' list-contributor-insights --table-name "$T"
+expect_error "describe-contributor-insights on a missing index -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found: Index: nope not found for table: $T" describe-contributor-insights --table-name "$T" --index-name nope
+expect_error "update-contributor-insights with a bad action -> ValidationException" ValidationException \
+  "Member must satisfy enum value set: [ENABLE, DISABLE]" update-contributor-insights --table-name "$T" --contributor-insights-action START
+for i in 1 2 3 4 5; do
+  ddb put-item --table-name "$T" --item "{\"PK\":{\"S\":\"HOT\"},\"SK\":{\"S\":\"$i\"}}" >/dev/null 2>&1
+done
+if [ -z "${DYNAGO_BIN:-}" ]; then
+  DYNAGO_BIN="$TMP/dynago"
+  (cd "$HERE/../.." && go build -o "$DYNAGO_BIN" ./cmd/dynago)
+fi
+if OUT=$("$DYNAGO_BIN" insights "$T" --endpoint "$EP" --format json 2>"$TMP/err"); then
+  check "dynago insights --format json: HOT is the most accessed partition key, 5 write units" '
+t = r["keySpaces"][0]
+assert r["table"] == environ["T"] and t["contributorInsights"] == "ENABLED", r
+top = t["mostAccessedPartitionKeys"][0]
+assert top["key"] == {"PK": {"S": "HOT"}}, top
+assert abs(top["writeUnitsPerSecond"] * r["windowSeconds"] - 5) < 1e-6, (top, r["windowSeconds"])
+'
+else
+  fail "dynago insights --format json" "$(cat "$TMP/err")"
+fi
+if OUT=$("$DYNAGO_BIN" insights "$T" --endpoint "$EP" 2>"$TMP/err") && [[ "$OUT" == *'most accessed partition keys:'*'PK="HOT"'* ]]; then
+  pass "dynago insights: text names PK=\"HOT\""
+else
+  fail "dynago insights: text names PK=\"HOT\"" "$OUT $(cat "$TMP/err")"
+fi
+call_check "update-contributor-insights DISABLE -> DISABLING" '
+assert r["ContributorInsightsStatus"] == "DISABLING", r
+' update-contributor-insights --table-name "$T" --contributor-insights-action DISABLE
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

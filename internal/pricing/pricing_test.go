@@ -54,3 +54,21 @@ func TestParse_Errors(t *testing.T) {
 		t.Fatalf("Load = %+v, %v", p, err)
 	}
 }
+
+// FuzzParse: any input parses or is refused with an error, never a
+// panic; a table that parses has no negative price and a currency.
+func FuzzParse(f *testing.F) {
+	f.Add(defaultJSON)
+	f.Add([]byte(`{"onDemandReadPerMillion": 1e308, "currency": ""}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := Parse(raw)
+		if err != nil {
+			return
+		}
+		if p.Currency == "" || p.OnDemandReadPerMillion < 0 || p.OnDemandWritePerMillion < 0 || p.ProvisionedRCUHour < 0 || p.ProvisionedWCUHour < 0 || p.StorageGBMonth < 0 {
+			t.Fatalf("Parse(%q) = %+v", raw, p)
+		}
+		_ = p.Of(1, 1)
+	})
+}

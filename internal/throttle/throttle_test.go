@@ -288,3 +288,23 @@ func TestHashBound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAdmitCharge: one single-item write's limiter work (admit,
+// then charge) on a table of four partitions.
+func BenchmarkAdmitCharge(b *testing.B) {
+	l := New(Options{})
+	now := t0
+	ds := make([][]Demand, 1024)
+	for i := range ds {
+		h := uint64(i) * 0x9E3779B97F4A7C15
+		ds[i] = []Demand{{Space: Space{Table: 1}, Settings: Settings{OnDemand: true}, Hash: h, Key: key(h, "SK#1"), Write: true, Units: 1}}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		d := ds[i%len(ds)]
+		now = now.Add(time.Millisecond)
+		if _, ok := l.Admit(now, d); ok {
+			l.Charge(now, d)
+		}
+	}
+}
