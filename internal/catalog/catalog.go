@@ -96,35 +96,62 @@ type Table struct {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
 type TTL struct {
 	AttributeName string `json:"attr"`
-	Enabled       bool   `json:"on"`
-	// ChangedAt is when it was last enabled or disabled (Unix ns);
-	// Settled is when that change completes (ENABLING → ENABLED,
+	Toggle
+}
+
+// Toggle is a setting switched on and off that takes time to settle:
+// Time to Live and Contributor Insights.
+type Toggle struct {
+	Enabled bool `json:"on"`
+	// ChangedAt is when it was last enabled, disabled or changed (Unix
+	// ns); Settled is when that change completes (ENABLING → ENABLED,
 	// DISABLING → DISABLED).
 	ChangedAt int64 `json:"at"`
 	Settled   int64 `json:"settled,omitempty"`
 }
 
+// NewToggle returns a setting switched on or off at now that settles
+// after delay.
+func NewToggle(on bool, now time.Time, delay time.Duration) Toggle {
+	return Toggle{Enabled: on, ChangedAt: now.UnixNano(), Settled: now.Add(delay).UnixNano()}
+}
+
+// Statuses of a Toggle (DynamoDB's TimeToLiveStatus and
+// ContributorInsightsStatus share them).
+const (
+	Enabling  = "ENABLING"
+	Enabled   = "ENABLED"
+	Disabling = "DISABLING"
+	Disabled  = "DISABLED"
+)
+
 // TTL statuses.
 const (
-	TTLEnabling  = "ENABLING"
-	TTLEnabled   = "ENABLED"
-	TTLDisabling = "DISABLING"
-	TTLDisabled  = "DISABLED"
+	TTLEnabling  = Enabling
+	TTLEnabled   = Enabled
+	TTLDisabling = Disabling
+	TTLDisabled  = Disabled
 )
+
+// status returns the status at time now.
+func (g *Toggle) status(now time.Time) string {
+	switch {
+	case g.Enabled && now.UnixNano() < g.Settled:
+		return Enabling
+	case g.Enabled:
+		return Enabled
+	case now.UnixNano() < g.Settled:
+		return Disabling
+	}
+	return Disabled
+}
 
 // Status returns the TTL status at time now (DISABLED for nil).
 func (t *TTL) Status(now time.Time) string {
-	switch {
-	case t == nil:
-		return TTLDisabled
-	case t.Enabled && now.UnixNano() < t.Settled:
-		return TTLEnabling
-	case t.Enabled:
-		return TTLEnabled
-	case now.UnixNano() < t.Settled:
-		return TTLDisabling
+	if t == nil {
+		return Disabled
 	}
-	return TTLDisabled
+	return t.status(now)
 }
 
 // Insights is the Contributor Insights setting of a table or a GSI.
@@ -132,42 +159,26 @@ func (t *TTL) Status(now time.Time) string {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContributorInsights.html;
 // states in docs/research-contributor-insights.md §3.2.
 type Insights struct {
-	Enabled bool `json:"on"`
+	Toggle
 	// Mode is ACCESSED_AND_THROTTLED_KEYS or THROTTLED_KEYS.
 	Mode string `json:"mode"`
 	// RulesCreated is when the current rules were created (Unix
 	// milliseconds): the suffix of their names.
 	RulesCreated int64 `json:"rules"`
-	// ChangedAt is when it was last enabled, disabled or changed (Unix
-	// ns); Settled is when that change completes.
-	ChangedAt int64 `json:"at"`
-	Settled   int64 `json:"settled,omitempty"`
 }
 
-// Contributor Insights statuses and modes.
+// Contributor Insights modes.
 const (
-	InsightsEnabling  = "ENABLING"
-	InsightsEnabled   = "ENABLED"
-	InsightsDisabling = "DISABLING"
-	InsightsDisabled  = "DISABLED"
-
 	InsightsAccessedAndThrottled = "ACCESSED_AND_THROTTLED_KEYS"
 	InsightsThrottledOnly        = "THROTTLED_KEYS"
 )
 
 // Status returns the status at time now (DISABLED for nil).
 func (in *Insights) Status(now time.Time) string {
-	switch {
-	case in == nil:
-		return InsightsDisabled
-	case in.Enabled && now.UnixNano() < in.Settled:
-		return InsightsEnabling
-	case in.Enabled:
-		return InsightsEnabled
-	case now.UnixNano() < in.Settled:
-		return InsightsDisabling
+	if in == nil {
+		return Disabled
 	}
-	return InsightsDisabled
+	return in.status(now)
 }
 
 // Projection types.

@@ -69,6 +69,17 @@ func (e *Engine) namedTable(ctx context.Context, name string) (*catalog.Table, e
 	return t, err
 }
 
+// tableToChange returns the stored descriptor of the table named name,
+// for a control-plane change in tx, or ResourceNotFoundException naming
+// it.
+func tableToChange(tx storage.Txn, name string) (*catalog.Table, error) {
+	t, _, err := catalog.Get(tx, name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, ddberr.TableNotFoundNamed(name)
+	}
+	return t, err
+}
+
 // describe builds a TableDescription.
 func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) *api.TableDescription {
 	d := &api.TableDescription{

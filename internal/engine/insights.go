@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -55,10 +54,7 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateCo
 		out.IndexName = *in.IndexName
 	}
 	err := e.update(ctx, func(tx storage.Txn) error {
-		t, _, err := catalog.Get(tx, name)
-		if errors.Is(err, catalog.ErrNotFound) {
-			return ddberr.TableNotFoundNamed(name)
-		}
+		t, err := tableToChange(tx, name)
 		if err != nil {
 			return err
 		}
@@ -85,26 +81,26 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateCo
 			mode = *in.Mode
 		}
 		switch {
-		case enable && status == catalog.InsightsEnabled && cur.Mode == mode,
-			!enable && status == catalog.InsightsDisabled:
+		case enable && status == catalog.Enabled && cur.Mode == mode,
+			!enable && status == catalog.Disabled:
 			out.Status = status
 			if cur != nil {
 				out.Mode = cur.Mode
 			}
 			return nil
 		}
-		next := &catalog.Insights{Enabled: enable, Mode: mode, ChangedAt: now.UnixNano(), Settled: now.Add(e.opts.CreateDelay).UnixNano()}
+		next := &catalog.Insights{Toggle: catalog.NewToggle(enable, now, e.opts.CreateDelay), Mode: mode}
 		switch {
 		case !enable:
 			next.Mode, next.RulesCreated = cur.Mode, cur.RulesCreated
-			out.Status = catalog.InsightsDisabling
+			out.Status = catalog.Disabling
 		case cur != nil && cur.Enabled:
 			// A change of mode keeps the rules that stay.
 			next.RulesCreated = cur.RulesCreated
-			out.Status = catalog.InsightsEnabling
+			out.Status = catalog.Enabling
 		default:
 			next.RulesCreated = now.UnixMilli()
-			out.Status = catalog.InsightsEnabling
+			out.Status = catalog.Enabling
 		}
 		out.Mode = next.Mode
 		*setting = next
@@ -143,7 +139,7 @@ func (e *Engine) DescribeContributorInsights(ctx context.Context, in *api.Descri
 	}
 	out.Mode = setting.Mode
 	out.LastUpdate = epochSeconds(setting.ChangedAt)
-	if out.Status != catalog.InsightsDisabled {
+	if out.Status != catalog.Disabled {
 		out.Rules = insightsRules(setting, resource, hasSort)
 	}
 	return out, nil
@@ -195,27 +191,11 @@ func (e *Engine) ListContributorInsights(ctx context.Context, in *api.ListContri
 			return nil, err
 		}
 		tables = append(tables, t)
-	} else if err := e.read(ctx, func(tx storage.Txn) error {
-		start := ""
-		for {
-			names, more, err := catalog.List(tx, start, 100)
-			if err != nil {
-				return err
-			}
-			for _, n := range names {
-				t, err := e.lookup(tx, n)
-				if err != nil {
-					return err
-				}
-				tables = append(tables, t)
-			}
-			if !more || len(names) == 0 {
-				return nil
-			}
-			start = names[len(names)-1]
+	} else {
+		var err error
+		if tables, err = e.allTables(ctx); err != nil {
+			return nil, err
 		}
-	}); err != nil {
-		return nil, err
 	}
 	// Every table's entry, then its GSIs', in table-name order; a page
 	// resumes after the token's entry (or, if that entry is gone, at the
@@ -249,7 +229,7 @@ func (e *Engine) ListContributorInsights(ctx context.Context, in *api.ListContri
 	out := &api.ListContributorInsightsOutput{Summaries: []api.ContributorInsightsSummary{}}
 	for _, en := range entries[from:] {
 		status := en.setting.Status(now)
-		if status == catalog.InsightsDisabled {
+		if status == catalog.Disabled {
 			continue
 		}
 		if len(out.Summaries) == limit {

@@ -11,6 +11,26 @@ import (
 // defaultListLimit is ListTables' page size when Limit is absent.
 const defaultListLimit = 100
 
+// allTables returns every table's descriptor, by name.
+func (e *Engine) allTables(ctx context.Context) ([]*catalog.Table, error) {
+	var tables []*catalog.Table
+	err := e.read(ctx, func(tx storage.Txn) error {
+		names, _, err := catalog.List(tx, "", 0)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			t, err := e.lookup(tx, n)
+			if err != nil {
+				return err
+			}
+			tables = append(tables, t)
+		}
+		return nil
+	})
+	return tables, err
+}
+
 // ListTables lists table names in byte order, a page at a time.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"math/big"
 	"time"
 
@@ -40,10 +39,7 @@ const ttlIgnoreAge = 5 * 365 * 24 * time.Hour
 func (e *Engine) UpdateTimeToLive(ctx context.Context, in *api.UpdateTimeToLiveInput) (*api.UpdateTimeToLiveOutput, error) {
 	name, attrName, enable := *in.TableName, *in.Spec.AttributeName, *in.Spec.Enabled
 	err := e.update(ctx, func(tx storage.Txn) error {
-		t, _, err := catalog.Get(tx, name)
-		if errors.Is(err, catalog.ErrNotFound) {
-			return ddberr.TableNotFoundNamed(name)
-		}
+		t, err := tableToChange(tx, name)
 		if err != nil {
 			return err
 		}
@@ -54,7 +50,7 @@ func (e *Engine) UpdateTimeToLive(ctx context.Context, in *api.UpdateTimeToLiveI
 		if err := checkTTLChange(t.TTL, attrName, enable, now); err != nil {
 			return err
 		}
-		t.TTL = &catalog.TTL{AttributeName: attrName, Enabled: enable, ChangedAt: now.UnixNano(), Settled: now.Add(e.opts.CreateDelay).UnixNano()}
+		t.TTL = &catalog.TTL{AttributeName: attrName, Toggle: catalog.NewToggle(enable, now, e.opts.CreateDelay)}
 		return catalog.Put(tx, t)
 	})
 	if err != nil {
@@ -124,28 +120,15 @@ func expired(item attr.Item, name string, now time.Time) bool {
 // sweepTTL deletes the expired items of every table with TTL enabled,
 // and returns how many it deleted.
 func (e *Engine) sweepTTL(ctx context.Context) (int, error) {
-	var tables []*catalog.Table
-	err := e.read(ctx, func(tx storage.Txn) error {
-		names, _, err := catalog.List(tx, "", 0)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			t, err := e.lookup(tx, n)
-			if err != nil {
-				return err
-			}
-			if t.TTL != nil && t.TTL.Enabled && t.Status(e.opts.Now()) == catalog.StatusActive {
-				tables = append(tables, t)
-			}
-		}
-		return nil
-	})
+	tables, err := e.allTables(ctx)
 	if err != nil {
 		return 0, err
 	}
 	deleted := 0
 	for _, t := range tables {
+		if t.TTL == nil || !t.TTL.Enabled || t.Status(e.opts.Now()) != catalog.StatusActive {
+			continue
+		}
 		n, err := e.sweepTable(ctx, t)
 		deleted += n
 		if err != nil {

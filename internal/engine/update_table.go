@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,11 +31,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		created, deleted = nil, nil
 		var err error
 		// A fresh copy: cached descriptors are shared and never mutated.
-		t, _, err = catalog.Get(tx, name)
-		if errors.Is(err, catalog.ErrNotFound) {
-			return ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Table: "+name+" not found")
-		}
-		if err != nil {
+		if t, err = tableToChange(tx, name); err != nil {
 			return err
 		}
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
