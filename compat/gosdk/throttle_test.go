@@ -98,8 +98,8 @@ func TestThrottle_ThroughGoSDK(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	for _, want := range []string{
-		`dynago_throttled_requests_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="orders"}`,
-		`dynago_throttled_requests_total{index="GSI2",reason="IndexWriteKeyRangeThroughputExceeded",table="orders"}`,
+		`dynago_throttle_events_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="orders"}`,
+		`dynago_throttle_events_total{index="GSI2",reason="IndexWriteKeyRangeThroughputExceeded",table="orders"}`,
 		`dynago_consumed_capacity_units_total{index="GSI2",kind="write",table="orders"}`,
 		`dynago_requests_total{code="ThrottlingException",operation="PutItem"}`,
 	} {

@@ -131,7 +131,7 @@ const hotShare = 0.8
 
 // writeInsights prints the report for a person.
 func writeInsights(w io.Writer, r *engine.InsightsReport) {
-	fmt.Fprintf(w, "Table %s: the last %s to %s\n", r.Table, time.Duration(r.WindowSeconds*float64(time.Second)), r.At.Format(time.RFC3339))
+	fmt.Fprintf(w, "Table %s: the last %s to %s\n", r.Table, time.Duration(r.WindowSeconds*float64(time.Second)).Round(time.Second), r.At.Format(time.RFC3339))
 	if r.Throttling {
 		fmt.Fprintf(w, "Throttling on: DynamoDB's limits divided by %g (a partition serves %g read and %g write units a second).\n",
 			r.CapacityScale, 3000/r.CapacityScale, 1000/r.CapacityScale)
@@ -148,6 +148,12 @@ func writeInsights(w io.Writer, r *engine.InsightsReport) {
 			fmt.Fprintf(w, "index %s\n", s.Index)
 		}
 		fmt.Fprintf(w, "  consumed: %.2f read and %.2f write units a second\n", s.ReadUnits, s.WriteUnits)
+		switch {
+		case s.BillingMode == "PROVISIONED" && r.Throttling:
+			fmt.Fprintf(w, "  limit: %g read and %g write units a second provisioned%s, plus up to 300 s of unused capacity\n", s.ReadLimit, s.WriteLimit, scaled(r))
+		case r.Throttling && (s.ReadLimit > 0 || s.WriteLimit > 0):
+			fmt.Fprintf(w, "  limit: OnDemandThroughput maximum of %s read and %s write units a second%s\n", orNone(s.ReadLimit), orNone(s.WriteLimit), scaled(r))
+		}
 		fmt.Fprintf(w, "  cost: %s an hour on demand (%s a month); %s an hour provisioned at exactly this rate\n",
 			money(s.Cost.OnDemandHour, s.Cost.Currency), money(s.Cost.OnDemandMonth, s.Cost.Currency), money(s.Cost.ProvisionedHour, s.Cost.Currency))
 		if s.ProductionCost != nil {
@@ -155,18 +161,17 @@ func writeInsights(w io.Writer, r *engine.InsightsReport) {
 				r.CapacityScale, money(s.ProductionCost.OnDemandHour, s.Cost.Currency), money(s.ProductionCost.OnDemandMonth, s.Cost.Currency))
 		}
 		if len(s.Partitions) > 0 {
-			fmt.Fprintf(w, "  partitions (%d):\n", len(s.Partitions))
+			fmt.Fprintf(w, "  partitions (%d; HOT: at %g%% of its limit over the window, or throttled):\n", len(s.Partitions), hotShare*100)
 			fmt.Fprintf(w, "    %-18s %16s %16s %10s\n", "hash from", "read/s (limit)", "write/s (limit)", "throttled")
 			for _, p := range s.Partitions {
 				mark := ""
 				if p.ReadUnits >= hotShare*p.ReadLimit || p.WriteUnits >= hotShare*p.WriteLimit || p.ReadThrottled+p.WriteThrottled > 0 {
 					mark = "  HOT"
 				}
-				from := p.HashStart
 				if p.StartKey != nil {
-					from += " " + keyText(p.StartKey)
+					mark += "  from " + keyText(p.StartKey)
 				}
-				fmt.Fprintf(w, "    %-18s %16s %16s %10d%s\n", from,
+				fmt.Fprintf(w, "    %-18s %16s %16s %10d%s\n", p.HashStart,
 					fmt.Sprintf("%.1f (%g)", p.ReadUnits, p.ReadLimit), fmt.Sprintf("%.1f (%g)", p.WriteUnits, p.WriteLimit),
 					p.ReadThrottled+p.WriteThrottled, mark)
 			}
@@ -187,6 +192,22 @@ func writeInsights(w io.Writer, r *engine.InsightsReport) {
 	}
 }
 
+// scaled says how the limits shown were scaled.
+func scaled(r *engine.InsightsReport) string {
+	if r.CapacityScale > 1 {
+		return fmt.Sprintf(" (divided by %g)", r.CapacityScale)
+	}
+	return ""
+}
+
+// orNone renders a limit, 0 as "no".
+func orNone(v float64) string {
+	if v == 0 {
+		return "no"
+	}
+	return fmt.Sprintf("%g", v)
+}
+
 func keyList(w io.Writer, title string, ks []engine.KeyInsights, throttled bool) {
 	if len(ks) == 0 {
 		fmt.Fprintf(w, "  %s: none\n", title)
@@ -194,16 +215,27 @@ func keyList(w io.Writer, title string, ks []engine.KeyInsights, throttled bool)
 	}
 	fmt.Fprintf(w, "  %s:\n", title)
 	for _, k := range ks {
+		missed := ""
 		if throttled {
-			fmt.Fprintf(w, "    %-40s %d throttled\n", keyText(k.Key), k.Throttled)
+			if k.ErrorBound > 0 {
+				missed = fmt.Sprintf(" (may have missed up to %g)", k.ErrorBound)
+			}
+			fmt.Fprintf(w, "    %-40s %d throttled%s\n", keyText(k.Key), k.Throttled, missed)
 			continue
 		}
-		fmt.Fprintf(w, "    %-40s %8.2f read/s %8.2f write/s  (%.2f consumed throughput units/s)\n", keyText(k.Key), k.ReadUnits, k.WriteUnits, k.ConsumedThroughputUnits)
+		if k.ErrorBound > 0 {
+			missed = fmt.Sprintf("; may have missed up to %.2f", k.ErrorBound)
+		}
+		fmt.Fprintf(w, "    %-40s %8.2f read/s %8.2f write/s  (%.2f consumed throughput units/s%s)\n", keyText(k.Key), k.ReadUnits, k.WriteUnits, k.ConsumedThroughputUnits, missed)
 	}
 }
 
+// maxKeyText is how many bytes of a key value the text report shows.
+const maxKeyText = 64
+
 // keyText renders a DynamoDB JSON key as NAME=value pairs: strings
-// quoted, numbers bare, binary as base64.
+// quoted, numbers bare, binary as base64; a long value is cut at
+// maxKeyText bytes and marked with "...".
 func keyText(raw json.RawMessage) string {
 	var m map[string]map[string]string
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -217,6 +249,9 @@ func keyText(raw json.RawMessage) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
 		for t, v := range m[n] {
+			if len(v) > maxKeyText {
+				v = strings.ToValidUTF8(v[:maxKeyText], "") + "..."
+			}
 			if t == "S" {
 				v = fmt.Sprintf("%q", v)
 			}

@@ -85,7 +85,7 @@ func TestInsightsCommand(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"Table orders: the last 50s", // the minute asked for, in whole 10 s slots up to now
+		"Table orders: the last 10s", // the minute asked for, but the table is 10 s old
 		"Throttling on: DynamoDB's limits divided by 100 (a partition serves 30 read and 10 write units a second).",
 		"table orders (PAY_PER_REQUEST)",
 		"Contributor Insights is off: aws dynamodb update-contributor-insights --table-name orders --contributor-insights-action ENABLE",
@@ -101,7 +101,8 @@ func TestInsightsCommand(t *testing.T) {
 	}
 	out.Reset()
 	prices := filepath.Join(t.TempDir(), "double.json")
-	if err := os.WriteFile(prices, []byte(`{"region":"test","onDemandWritePerMillion":1.25,"onDemandReadPerMillion":0.25}`), 0o600); err != nil {
+	if err := os.WriteFile(prices, []byte(`{"region":"test","onDemandWritePerMillion":1.25,"onDemandReadPerMillion":0.25,
+		"provisionedRCUHour":0.00026,"provisionedWCUHour":0.0013,"storageGBMonth":0.5}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if code := Main([]string{"insights", "orders", "--endpoint", url, "--format", "json", "--prices", prices}, &out, &errOut); code != 0 {
@@ -134,6 +135,7 @@ func TestInsightsCommand_Errors(t *testing.T) {
 		{[]string{"insights", "orders", "--endpoint", "localhost:8000"}, 2, "--endpoint must be an http(s) URL"},
 		{[]string{"insights", "orders", "--prices", "/nonexistent.json"}, 2, "--prices: open /nonexistent.json"},
 		{[]string{"insights", "nope", "--endpoint", url}, 1, "dynago: Requested resource not found: Table: nope not found"},
+		{[]string{"insights", "ab", "--endpoint", url}, 1, "dynago: 1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{[]string{"insights", "orders", "--endpoint", "http://127.0.0.1:1"}, 1, "cannot reach the server at http://127.0.0.1:1"},
 	} {
 		var out, errOut bytes.Buffer

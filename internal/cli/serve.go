@@ -86,6 +86,8 @@ func (o serveOptions) check() error {
 	switch {
 	case o.gsiLag < 0:
 		return usageError{fmt.Errorf("--gsi-lag must not be negative")}
+	case o.createDelay < 0:
+		return usageError{fmt.Errorf("--create-delay must not be negative")}
 	case o.ttlSweep < 0:
 		return usageError{fmt.Errorf("--ttl-sweep must not be negative")}
 	case o.collLimit <= 0:
@@ -188,8 +190,13 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	if o.throttle {
 		where += fmt.Sprintf("; throttling at DynamoDB's limits divided by %g", o.scale)
-	} else if o.scale != 1 {
-		logger.Warn("--capacity-scale has no effect without --throttle")
+	} else {
+		if o.scale != 1 {
+			logger.Warn("--capacity-scale has no effect without --throttle")
+		}
+		if o.splitAfter != throttle.DefaultHeatSplitAfter {
+			logger.Warn("--heat-split-after has no effect without --throttle")
+		}
 	}
 	srv.MarkReady()
 	fmt.Fprintf(stdout, "dynago listening on http://%s (data: %s)\n", ln.Addr(), where)

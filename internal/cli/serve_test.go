@@ -23,6 +23,7 @@ func TestServeOptions_Check(t *testing.T) {
 		want   string
 	}{
 		{func(o *serveOptions) { o.gsiLag = -time.Second }, "--gsi-lag"},
+		{func(o *serveOptions) { o.createDelay = -time.Second }, "--create-delay must not be negative"},
 		{func(o *serveOptions) { o.ttlSweep = -1 }, "--ttl-sweep"},
 		{func(o *serveOptions) { o.collLimit = 0 }, "--item-collection-size-limit"},
 		{func(o *serveOptions) { o.shards = 0 }, "--stream-shards must be within 1..1000"},

@@ -3,12 +3,14 @@ package engine
 import (
 	"context"
 	"encoding/base64"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/insights"
 	"github.com/dynago/dynago/internal/storage"
 )
 
@@ -17,15 +19,20 @@ import (
 //
 // States and messages: docs/research-contributor-insights.md.
 
+// tableArnPattern is a table ARN: region, account, name.
+var tableArnPattern = regexp.MustCompile(`^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([a-zA-Z0-9_.-]{3,255})$`)
+
 // tableNameOf returns the table name of a TableName member that may
 // also be a table ARN (arn:aws:dynamodb:<region>:<account>:table/<name>).
-func tableNameOf(s string) string {
-	if strings.HasPrefix(s, "arn:") {
-		if i := strings.Index(s, ":table/"); i >= 0 && !strings.Contains(s[i+7:], "/") {
-			return s[i+7:]
-		}
+// An ARN of another region or account, or not a table's, is returned
+// whole: no table has that name, so the caller answers
+// ResourceNotFoundException naming it.
+func (e *Engine) tableNameOf(ctx context.Context, s string) string {
+	m := tableArnPattern.FindStringSubmatch(s)
+	if m == nil || m[1] != e.region(ctx) || m[2] != e.opts.AccountID {
+		return s
 	}
-	return s
+	return m[3]
 }
 
 // insightsTarget returns the table and, when index is set, the GSI whose
@@ -48,11 +55,13 @@ func insightsTarget(t *catalog.Table, index *string) (*catalog.Index, error) {
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContributorInsights.html
 func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateContributorInsightsInput) (*api.UpdateContributorInsightsOutput, error) {
-	name := tableNameOf(*in.TableName)
+	name := e.tableNameOf(ctx, *in.TableName)
 	out := &api.UpdateContributorInsightsOutput{TableName: name}
 	if in.IndexName != nil {
 		out.IndexName = *in.IndexName
 	}
+	// reset is the key space whose recorded keys a fresh start drops.
+	var reset *insights.Space
 	err := e.update(ctx, func(tx storage.Txn) error {
 		t, err := tableToChange(tx, name)
 		if err != nil {
@@ -104,10 +113,21 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateCo
 		}
 		out.Mode = next.Mode
 		*setting = next
+		if enable {
+			// Enabled anew, or in another mode: the report starts afresh.
+			sp := insights.Space{Table: t.Number}
+			if ix != nil {
+				sp.Index = ix.Number
+			}
+			reset = &sp
+		}
 		return catalog.Put(tx, t)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if reset != nil {
+		e.insights.Reset(*reset)
 	}
 	return out, nil
 }
@@ -118,7 +138,7 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, in *api.UpdateCo
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContributorInsights.html
 func (e *Engine) DescribeContributorInsights(ctx context.Context, in *api.DescribeContributorInsightsInput) (*api.DescribeContributorInsightsOutput, error) {
-	name := tableNameOf(*in.TableName)
+	name := e.tableNameOf(ctx, *in.TableName)
 	t, err := e.namedTable(ctx, name)
 	if err != nil {
 		return nil, err
@@ -186,7 +206,7 @@ func (e *Engine) ListContributorInsights(ctx context.Context, in *api.ListContri
 	}
 	var tables []*catalog.Table
 	if in.TableName != nil {
-		t, err := e.namedTable(ctx, tableNameOf(*in.TableName))
+		t, err := e.namedTable(ctx, e.tableNameOf(ctx, *in.TableName))
 		if err != nil {
 			return nil, err
 		}

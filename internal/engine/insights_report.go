@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/insights"
@@ -23,8 +24,9 @@ import (
 type InsightsReport struct {
 	Table string    `json:"table"`
 	At    time.Time `json:"at"`
-	// WindowSeconds is the time the figures are averaged over: the
-	// whole 10-second slots of the window asked for, up to now.
+	// WindowSeconds is the time the figures are averaged over: from the
+	// start of the 10-second slot that holds the time asked back to (or
+	// the table's creation, if later) up to now.
 	WindowSeconds float64 `json:"windowSeconds"`
 	// Throttling says the server models partitions and throttles
 	// (serve --throttle); CapacityScale is its --capacity-scale.
@@ -45,11 +47,19 @@ type SpaceInsights struct {
 	// ReadUnits and WriteUnits are the units consumed a second.
 	ReadUnits  float64 `json:"readUnitsPerSecond"`
 	WriteUnits float64 `json:"writeUnitsPerSecond"`
-	// The four Contributor Insights views, each largest first.
-	MostAccessedPartitionKeys  []KeyInsights `json:"mostAccessedPartitionKeys"`
-	MostAccessedKeys           []KeyInsights `json:"mostAccessedKeys"`
-	MostThrottledPartitionKeys []KeyInsights `json:"mostThrottledPartitionKeys"`
-	MostThrottledKeys          []KeyInsights `json:"mostThrottledKeys"`
+	// ReadLimit and WriteLimit are the key space's own limits a second,
+	// divided by the capacity scale: its provisioned throughput (plus
+	// up to 300 s of burst) or its OnDemandThroughput maximum; absent
+	// for on-demand without a maximum (only partitions limit it).
+	ReadLimit  float64 `json:"readLimit,omitempty"`
+	WriteLimit float64 `json:"writeLimit,omitempty"`
+	// The four Contributor Insights views, each largest first; absent
+	// while Contributor Insights is DISABLED, and the most accessed ones
+	// in THROTTLED_KEYS mode.
+	MostAccessedPartitionKeys  []KeyInsights `json:"mostAccessedPartitionKeys,omitempty"`
+	MostAccessedKeys           []KeyInsights `json:"mostAccessedKeys,omitempty"`
+	MostThrottledPartitionKeys []KeyInsights `json:"mostThrottledPartitionKeys,omitempty"`
+	MostThrottledKeys          []KeyInsights `json:"mostThrottledKeys,omitempty"`
 	// Partitions is the load on each partition (throttling on only).
 	Partitions []PartitionInsights `json:"partitions,omitempty"`
 	// Cost is what the observed traffic costs; ProductionCost what it
@@ -70,7 +80,10 @@ type KeyInsights struct {
 	// units, a second: what DynamoDB's rules rank by.
 	ConsumedThroughputUnits float64 `json:"consumedThroughputUnits"`
 	Throttled               int     `json:"throttledRequests"`
-	// ErrorBound bounds how much the figure may overstate (0: exact).
+	// ErrorBound bounds what the figures may miss (ConsumedThroughputUnits
+	// a second, or throttled requests): dynago keeps a bounded number of
+	// keys, and a key it dropped and picked up again was not counted in
+	// between. Absent when the figures are exact; they never overstate.
 	ErrorBound float64 `json:"errorBound,omitempty"`
 }
 
@@ -90,17 +103,25 @@ type PartitionInsights struct {
 	WriteThrottled int     `json:"writeThrottled"`
 }
 
-// Insights reports on table over the window ending now (at most five
-// minutes), with the top n keys of each view. A missing table is
-// ResourceNotFoundException.
+// Insights reports on table (a name or table ARN) over the window
+// ending now (at most five minutes), with the top n keys of each view.
+// A name that is not a valid table name is ValidationException, a
+// missing table ResourceNotFoundException.
 func (e *Engine) Insights(ctx context.Context, table string, window time.Duration, n int) (*InsightsReport, error) {
-	t, err := e.namedTable(ctx, tableNameOf(table))
+	name := e.tableNameOf(ctx, table)
+	if !tableArnPattern.MatchString(table) {
+		in := api.TableNameInput{TableName: &name}
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	t, err := e.namedTable(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	now := e.opts.Now()
-	window = min(max(window, insights.Slot), insights.MaxWindow)
-	r := &InsightsReport{Table: t.Name, At: now.UTC(), WindowSeconds: insights.Span(now, window), Throttling: e.limiter != nil, CapacityScale: 1, Prices: e.opts.Prices}
+	w := insights.NewWindow(now, window, time.Unix(0, t.Created))
+	r := &InsightsReport{Table: t.Name, At: now.UTC(), WindowSeconds: w.Seconds(), Throttling: e.limiter != nil, CapacityScale: 1, Prices: e.opts.Prices}
 	if e.opts.Throttle != nil {
 		r.CapacityScale = max(e.opts.Throttle.Scale, 1)
 	}
@@ -123,14 +144,24 @@ func (e *Engine) Insights(ctx context.Context, table string, window time.Duratio
 			s.Mode = setting.Mode
 		}
 		isp := insights.Space(sp)
-		s.ReadUnits, s.WriteUnits = e.insights.Usage(isp, now, window)
-		top := e.insights.Top(isp, now, window, n)
-		s.MostAccessedPartitionKeys = keyInsights(t, hash, nil, top.PartitionKeys, false)
-		s.MostAccessedKeys = keyInsights(t, hash, rng, top.Keys, false)
-		s.MostThrottledPartitionKeys = keyInsights(t, hash, nil, top.ThrottledPartitionKeys, true)
-		s.MostThrottledKeys = keyInsights(t, hash, rng, top.ThrottledKeys, true)
+		s.ReadUnits, s.WriteUnits = e.insights.Usage(isp, w)
+		set := settingsOf(t, ix)
+		if set.OnDemand {
+			s.ReadLimit, s.WriteLimit = float64(set.MaxReadUnits)/r.CapacityScale, float64(set.MaxWriteUnits)/r.CapacityScale
+		} else {
+			s.ReadLimit, s.WriteLimit = float64(set.ReadUnits)/r.CapacityScale, float64(set.WriteUnits)/r.CapacityScale
+		}
+		if s.ContributorInsights != catalog.Disabled {
+			top := e.insights.Top(isp, w, n)
+			if s.Mode != catalog.InsightsThrottledOnly {
+				s.MostAccessedPartitionKeys = keyInsights(t, hash, nil, top.PartitionKeys, false)
+				s.MostAccessedKeys = keyInsights(t, hash, rng, top.Keys, false)
+			}
+			s.MostThrottledPartitionKeys = keyInsights(t, hash, nil, top.ThrottledPartitionKeys, true)
+			s.MostThrottledKeys = keyInsights(t, hash, rng, top.ThrottledKeys, true)
+		}
 		if e.limiter != nil {
-			if load, ok := e.limiter.Load(sp, now, window); ok {
+			if load, ok := e.limiter.Load(sp, w.From, w.To); ok {
 				for _, p := range load.Partitions {
 					pi := PartitionInsights{
 						HashStart: hex.EncodeToString(hashBytes(p.Start)),

@@ -67,6 +67,8 @@ func TestContributorInsights_States(t *testing.T) {
 		{"list", `{"MaxResults":101}`, `ValidationException: 1 validation error detected: Value '101' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100`, 0},
 		{"list", `{"NextToken":"!!"}`, `ValidationException: Invalid NextToken`, 0},
 		{"list", `{"TableName":"nope"}`, `ResourceNotFoundException: Requested resource not found: Table: nope not found`, 0},
+		// An ARN of another account or region names no table here.
+		{"describe", `{"TableName":"arn:aws:dynamodb:eu-west-1:999999999999:table/cit"}`, `ResourceNotFoundException: Requested resource not found: Table: arn:aws:dynamodb:eu-west-1:999999999999:table/cit not found`, 0},
 	}
 	for i, s := range steps {
 		var out interface{ AppendJSON([]byte) []byte }
@@ -259,5 +261,40 @@ func TestWarmThroughput_Grows(t *testing.T) {
 	}
 	if r, w := warm(); r != 21000 || w != 7000 {
 		t.Fatalf("warm throughput after a 3,200 WCU peak: %d/%d, want 21000/7000", r, w)
+	}
+}
+
+// TestInsights_FreshStart: enabling Contributor Insights anew, or in
+// another mode, starts its key views afresh, and THROTTLED_KEYS mode has
+// no most accessed views; the units consumed stay.
+func TestInsights_FreshStart(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now}, "")
+	mustRun(t, e, (*Engine).CreateTable, ciTable)
+	enable := func(mode string) {
+		mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"cit","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"`+mode+`"}`)
+	}
+	put := func(pk string) {
+		mustRun(t, e, (*Engine).PutItem, `{"TableName":"cit","Item":{"pk":{"S":"`+pk+`"},"sk":{"S":"1"}}}`)
+	}
+	enable("ACCESSED_AND_THROTTLED_KEYS")
+	put("before")
+	mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"cit","ContributorInsightsAction":"DISABLE"}`)
+	put("while-off")
+	enable("ACCESSED_AND_THROTTLED_KEYS")
+	put("after")
+	clock.Advance(time.Second)
+	tb := report(t, e, "cit").KeySpaces[0]
+	if len(tb.MostAccessedPartitionKeys) != 1 || string(tb.MostAccessedPartitionKeys[0].Key) != `{"pk":{"S":"after"}}` {
+		t.Fatalf("after re-enabling: %+v", tb.MostAccessedPartitionKeys)
+	}
+	if got := tb.WriteUnits * report(t, e, "cit").WindowSeconds; got < 2.99 || got > 3.01 {
+		t.Fatalf("table units %.2f, want all 3 writes", got)
+	}
+	enable("THROTTLED_KEYS")
+	put("throttled-mode")
+	tb = report(t, e, "cit").KeySpaces[0]
+	if tb.Mode != "THROTTLED_KEYS" || tb.MostAccessedPartitionKeys != nil || tb.MostAccessedKeys != nil {
+		t.Fatalf("THROTTLED_KEYS mode shows accessed keys: %+v", tb)
 	}
 }

@@ -9,9 +9,10 @@
 // partition plus sort keys). dynago keeps them in memory, per 10-second
 // slot, with one Space-Saving sketch (Metwally et al., 2005) of
 // SketchSize keys per view and slot: every key that took more than a
-// SketchSize-th of a slot's units is certain to be kept, and a reported
-// figure is never below the true one by more than the sketch's error,
-// which Contributor.Error bounds.
+// SketchSize-th of a slot's units is certain to be kept. A reported
+// figure counts what the key did while the sketch held it, so it is
+// never above the truth; Contributor.Error bounds what it may have
+// missed (0: the figure is exact).
 //
 // The package knows only key bytes (storage keys without their space
 // prefix); the engine decodes them for display.
@@ -26,14 +27,45 @@ import (
 	"time"
 )
 
-// Slot is the time resolution of the window; Slots of them are kept.
+// Slot is the time resolution of a window; Slots of them are kept, enough
+// for MaxWindow and the slots at its ends.
 const (
 	Slot  = 10 * time.Second
-	Slots = 30
+	Slots = int(MaxWindow/Slot) + 2
 )
 
-// MaxWindow is the longest window Top reports over (5 minutes).
-const MaxWindow = Slot * Slots
+// MaxWindow is the longest window a report covers (5 minutes).
+const MaxWindow = 5 * time.Minute
+
+// Window is the time a report covers: From is the start of the slot that
+// holds the time asked back to (or, later, the moment the table was
+// created), To is now. It is never shorter than asked for unless the
+// table is younger.
+type Window struct {
+	From, To time.Time
+}
+
+// NewWindow returns the window that looks back d (at least Slot, at
+// most MaxWindow) from now, not before notBefore.
+func NewWindow(now time.Time, d time.Duration, notBefore time.Time) Window {
+	d = min(max(d, Slot), MaxWindow)
+	from := time.Unix(slotStart(now.Add(-d)), 0)
+	if notBefore.After(from) {
+		from = notBefore
+	}
+	return Window{From: from, To: now}
+}
+
+// Seconds returns the window's length (at least a second): the figures
+// are averaged over it.
+func (w Window) Seconds() float64 {
+	return max(w.To.Sub(w.From).Seconds(), 1)
+}
+
+// holds reports whether the slot that starts at start overlaps w.
+func (w Window) holds(start int64) bool {
+	return start >= slotStart(w.From) && start <= w.To.Unix()
+}
 
 // SketchSize is how many keys each view keeps per slot.
 const SketchSize = 256
@@ -96,7 +128,7 @@ func (r *Recorder) Record(now time.Time, ev Event) {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	start := slotStart(now)
-	s := &sr.slots[(start/int64(Slot/time.Second))%Slots]
+	s := &sr.slots[(start/int64(Slot/time.Second))%int64(Slots)]
 	if s.start != start {
 		*s = slot{start: start}
 	}
@@ -141,9 +173,10 @@ type Contributor struct {
 	// over the window; Throttled the requests throttled in it.
 	ReadUnits, WriteUnits float64
 	Throttled             int
-	// Error bounds how much the figure (ConsumedThroughputUnits a second,
-	// or throttled requests) may overstate: the Space-Saving error of the slots that
-	// had to evict keys. 0 when every slot kept every key.
+	// Error bounds what the figures may miss (they never overstate):
+	// ConsumedThroughputUnits a second for the most accessed views,
+	// throttled requests for the most throttled ones. 0 when every slot
+	// kept the key from its first use: the figures are exact.
 	Error float64
 }
 
@@ -156,24 +189,17 @@ func (c Contributor) ConsumedThroughputUnits() float64 { return c.ReadUnits + 3*
 type Top struct {
 	PartitionKeys, Keys                   []Contributor // most accessed
 	ThrottledPartitionKeys, ThrottledKeys []Contributor
-	// Window is the time covered.
-	Window time.Duration
 }
 
-// Top returns the n largest contributors of each view of sp over the
-// window ending at now: the slot now is in and the ones before it,
-// window long in all (at least one slot, at most MaxWindow).
-func (r *Recorder) Top(sp Space, now time.Time, window time.Duration, n int) Top {
-	window = min(max(window, Slot), MaxWindow)
-	out := Top{Window: window}
+// Top returns the n largest contributors of each view of sp over w.
+func (r *Recorder) Top(sp Space, w Window, n int) Top {
+	var out Top
 	v, ok := r.spaces.Load(sp)
 	if !ok {
 		return out
 	}
 	sr := v.(*spaceRec)
-	// The window's slots end with the one now is in, and the figures
-	// are averaged over the time they cover up to now.
-	from, secs := windowStart(now, window)
+	secs := w.Seconds()
 	sr.mu.Lock()
 	var merged [views]map[string]*Contributor
 	for i := range merged {
@@ -181,7 +207,7 @@ func (r *Recorder) Top(sp Space, now time.Time, window time.Duration, n int) Top
 	}
 	for si := range sr.slots {
 		s := &sr.slots[si]
-		if s.start < from || s.start > now.Unix() {
+		if !w.holds(s.start) {
 			continue
 		}
 		for vi := range s.sketches {
@@ -234,6 +260,12 @@ func (r *Recorder) Top(sp Space, now time.Time, window time.Duration, n int) Top
 	return out
 }
 
+// Reset drops the keys recorded for sp (Contributor Insights was enabled
+// anew, or its mode changed); its usage stays.
+func (r *Recorder) Reset(sp Space) {
+	r.spaces.Delete(sp)
+}
+
 // Forget drops what the recorder holds for every key space of table.
 func (r *Recorder) Forget(table uint64) {
 	for _, m := range []*sync.Map{&r.spaces, &r.usage} {
@@ -280,21 +312,15 @@ func (s *sketch) add(key []byte, pkLen int, weight, read, write, throttled float
 		heap.Push(&s.h, entry{key: string(key), pkLen: pkLen, weight: weight, read: read, write: write, throttled: throttled})
 		return
 	}
-	// Replace the lightest key: the newcomer may have had up to its
-	// weight before (Space-Saving's overestimate).
+	// Replace the lightest key. The newcomer ranks at the evicted weight
+	// plus its own (it may have had up to that weight before: Space-
+	// Saving's overestimate), but its figures count only what it did
+	// from now on, and err keeps the bound of what they may miss.
 	min := &s.h.es[0]
 	delete(s.idx, min.key)
 	floor := min.weight
 	*min = entry{key: string(key), pkLen: pkLen, weight: floor + weight, err: floor,
 		read: read, write: write, throttled: throttled}
-	switch {
-	case throttled > 0:
-		min.throttled += floor
-	case read > 0:
-		min.read += floor
-	default:
-		min.write += floor / 3
-	}
 	s.idx[min.key] = 0
 	heap.Fix(&s.h, 0)
 }
@@ -345,7 +371,7 @@ func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) 
 	u := v.(*usage)
 	start := slotStart(now)
 	u.mu.Lock()
-	s := &u.slots[(start/int64(Slot/time.Second))%Slots]
+	s := &u.slots[(start/int64(Slot/time.Second))%int64(Slots)]
 	if s.start != start {
 		*s = usageSlot{start: start}
 	}
@@ -357,39 +383,20 @@ func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) 
 	u.mu.Unlock()
 }
 
-// Usage returns the read and write units a second sp consumed over the
-// window ending at now (as Top counts it).
-func (r *Recorder) Usage(sp Space, now time.Time, window time.Duration) (read, write float64) {
+// Usage returns the read and write units a second sp consumed over w.
+func (r *Recorder) Usage(sp Space, w Window) (read, write float64) {
 	v, ok := r.usage.Load(sp)
 	if !ok {
 		return 0, 0
 	}
-	from, secs := windowStart(now, window)
 	u := v.(*usage)
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for _, s := range u.slots {
-		if s.start >= from && s.start <= now.Unix() {
+		if w.holds(s.start) {
 			read += s.read
 			write += s.write
 		}
 	}
-	return read / secs, write / secs
-}
-
-// Span returns the seconds the window ending at now covers: whole slots
-// up to and including the one now is in, window long at most (at least
-// one slot, at most MaxWindow), counted up to now. Top and Usage average
-// over it.
-func Span(now time.Time, window time.Duration) float64 {
-	_, secs := windowStart(now, window)
-	return secs
-}
-
-// windowStart returns the first slot start of the window ending at now
-// and the seconds it covers up to now.
-func windowStart(now time.Time, window time.Duration) (from int64, secs float64) {
-	window = min(max(window, Slot), MaxWindow)
-	from = slotStart(now) - int64((window-Slot)/time.Second)
-	return from, max(float64(now.UnixNano()-from*int64(time.Second))/1e9, 1)
+	return read / w.Seconds(), write / w.Seconds()
 }

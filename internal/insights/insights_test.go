@@ -29,7 +29,7 @@ func TestTop_HotPartitionKeyAmongMany(t *testing.T) {
 		}
 		now = now.Add(10 * time.Millisecond)
 	}
-	top := r.Top(Space{Table: 1}, now, time.Minute, 3)
+	top := r.Top(Space{Table: 1}, NewWindow(now, time.Minute, time.Time{}), 3)
 	if len(top.PartitionKeys) != 3 || string(top.PartitionKeys[0].Key) != "STATUS#open" {
 		t.Fatalf("partition keys: %+v", top.PartitionKeys)
 	}
@@ -43,7 +43,7 @@ func TestTop_HotPartitionKeyAmongMany(t *testing.T) {
 		t.Fatalf("second partition key %s at %.2f a second: an order key written once should be far below",
 			top.PartitionKeys[1].Key, top.PartitionKeys[1].ConsumedThroughputUnits())
 	}
-	if len(top.ThrottledPartitionKeys) != 1 || string(top.ThrottledPartitionKeys[0].Key) != "STATUS#open" || top.ThrottledPartitionKeys[0].Throttled != 1000 { // 50 s of the window had data
+	if len(top.ThrottledPartitionKeys) != 1 || string(top.ThrottledPartitionKeys[0].Key) != "STATUS#open" || top.ThrottledPartitionKeys[0].Throttled != 1200 {
 		t.Fatalf("throttled partition keys: %+v", top.ThrottledPartitionKeys)
 	}
 	if len(top.ThrottledKeys) != 3 || top.ThrottledKeys[0].Throttled != 1 {
@@ -66,7 +66,7 @@ func TestTop_Window(t *testing.T) {
 		{time.Minute, []string{"W", "NEW"}},
 		{5 * time.Minute, []string{"OLD", "W", "NEW"}},
 	} {
-		top := r.Top(Space{Table: 1}, later.Add(time.Second), tc.window, 10)
+		top := r.Top(Space{Table: 1}, NewWindow(later.Add(time.Second), tc.window, time.Time{}), 10)
 		var got []string
 		for _, c := range top.PartitionKeys {
 			got = append(got, string(c.Key))
@@ -116,5 +116,45 @@ func BenchmarkRecord(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.Record(t0, keys[i%len(keys)])
+	}
+}
+
+// TestTop_NeverOverstates: 20,000 keys written once each overflow the
+// sketches; every figure reported is still one write (what the key did
+// while kept), with an error bound where keys were dropped.
+func TestTop_NeverOverstates(t *testing.T) {
+	var r Recorder
+	now := t0
+	for i := range 20000 {
+		r.Record(now, ev(fmt.Sprintf("u%05d", i), "", true, 1, false))
+		now = now.Add(time.Millisecond)
+	}
+	w := NewWindow(now, time.Minute, t0)
+	for _, c := range r.Top(Space{Table: 1}, w, 100).PartitionKeys {
+		if got := c.WriteUnits * w.Seconds(); got < 0.999 || got > 1.001 {
+			t.Fatalf("%s: %.3f writes reported, want 1", c.Key, got)
+		}
+	}
+}
+
+// TestNewWindow: a window starts at the slot that holds the time asked
+// back to, or at the table's creation, and covers at least a second.
+func TestNewWindow(t *testing.T) {
+	now := t0.Add(25 * time.Second) // 12:00:25
+	for _, tc := range []struct {
+		d         time.Duration
+		notBefore time.Time
+		want      float64
+	}{
+		{time.Minute, time.Time{}, 65},             // from 11:59:20
+		{10 * time.Second, time.Time{}, 15},        // from 12:00:10
+		{time.Second, time.Time{}, 15},             // at least a slot
+		{time.Hour, time.Time{}, 305},              // at most 5 minutes, from 11:55:20
+		{time.Minute, t0.Add(20 * time.Second), 5}, // a table created at 12:00:20
+		{time.Minute, now, 1},                      // at least a second
+	} {
+		if got := NewWindow(now, tc.d, tc.notBefore).Seconds(); got != tc.want {
+			t.Errorf("NewWindow(12:00:25, %v, %v) = %v s, want %v", tc.d, tc.notBefore, got, tc.want)
+		}
 	}
 }

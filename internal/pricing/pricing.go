@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -61,7 +62,13 @@ func Load(path string) (Prices, error) {
 	return p, nil
 }
 
-// Parse decodes a price table. Unknown fields and negative prices are
+// MaxPrice bounds every price: a million a unit is far above any real
+// one, and keeps every cost Of computes finite.
+const MaxPrice = 1e6
+
+// Parse decodes a price table: one JSON object with region and every
+// price; currency defaults to USD. Unknown fields, missing prices,
+// prices below 0 or above MaxPrice, and anything after the object are
 // errors.
 func Parse(raw []byte) (Prices, error) {
 	var p Prices
@@ -70,12 +77,29 @@ func Parse(raw []byte) (Prices, error) {
 	if err := dec.Decode(&p); err != nil {
 		return Prices{}, fmt.Errorf("price table: %w", err)
 	}
-	for name, v := range map[string]float64{
-		"onDemandReadPerMillion": p.OnDemandReadPerMillion, "onDemandWritePerMillion": p.OnDemandWritePerMillion,
-		"provisionedRCUHour": p.ProvisionedRCUHour, "provisionedWCUHour": p.ProvisionedWCUHour, "storageGBMonth": p.StorageGBMonth,
+	if _, err := dec.Token(); err != io.EOF {
+		return Prices{}, fmt.Errorf("price table: more than one JSON object")
+	}
+	// Which members the object has: a price left out is an error, not 0.
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		return Prices{}, fmt.Errorf("price table: %w", err)
+	}
+	if p.Region == "" {
+		return Prices{}, fmt.Errorf("price table: region is missing")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"onDemandReadPerMillion", p.OnDemandReadPerMillion}, {"onDemandWritePerMillion", p.OnDemandWritePerMillion},
+		{"provisionedRCUHour", p.ProvisionedRCUHour}, {"provisionedWCUHour", p.ProvisionedWCUHour}, {"storageGBMonth", p.StorageGBMonth},
 	} {
-		if v < 0 {
-			return Prices{}, fmt.Errorf("price table: %s is negative (%g)", name, v)
+		if _, ok := present[f.name]; !ok {
+			return Prices{}, fmt.Errorf("price table: %s is missing", f.name)
+		}
+		if !(f.v >= 0 && f.v <= MaxPrice) {
+			return Prices{}, fmt.Errorf("price table: %s must be from 0 to %g, not %g", f.name, float64(MaxPrice), f.v)
 		}
 	}
 	if p.Currency == "" {

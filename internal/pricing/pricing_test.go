@@ -36,9 +36,16 @@ func TestOf(t *testing.T) {
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
 
 func TestParse_Errors(t *testing.T) {
+	full := func(extra string) string {
+		return `{"region":"r","onDemandReadPerMillion":1,"onDemandWritePerMillion":1,"provisionedRCUHour":1,"provisionedWCUHour":1` + extra + `}`
+	}
 	for _, tc := range []struct{ in, want string }{
-		{`{"onDemandReadPerMillion": -1}`, "negative"},
-		{`{"onDemandReadPerMilion": 1}`, "unknown field"},
+		{full(`,"storageGBMonth":-1`), "storageGBMonth must be from 0 to 1e+06, not -1"},
+		{full(`,"storageGBMonth":1e308`), "storageGBMonth must be from 0 to 1e+06, not 1e+308"},
+		{full(`,"storageGBMonth":1,"onDemandReadPerMilion":1`), "unknown field"},
+		{full(``), "storageGBMonth is missing"},
+		{`{}`, "region is missing"},
+		{full(`,"storageGBMonth":1`) + `{"region":"x"}`, "more than one JSON object"},
 		{`{`, "unexpected EOF"},
 	} {
 		if _, err := Parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -46,7 +53,8 @@ func TestParse_Errors(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "eu.json")
-	if err := os.WriteFile(path, []byte(`{"region":"eu-west-1","onDemandWritePerMillion":0.7063}`), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(`{"region":"eu-west-1","onDemandReadPerMillion":0.1413,"onDemandWritePerMillion":0.7063,
+		"provisionedRCUHour":0.000147,"provisionedWCUHour":0.000735,"storageGBMonth":0.283}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	p, err := Load(path)
@@ -66,9 +74,11 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p.Currency == "" || p.OnDemandReadPerMillion < 0 || p.OnDemandWritePerMillion < 0 || p.ProvisionedRCUHour < 0 || p.ProvisionedWCUHour < 0 || p.StorageGBMonth < 0 {
+		if p.Currency == "" || p.Region == "" || p.OnDemandReadPerMillion < 0 || p.OnDemandWritePerMillion < 0 || p.ProvisionedRCUHour < 0 || p.ProvisionedWCUHour < 0 || p.StorageGBMonth < 0 {
 			t.Fatalf("Parse(%q) = %+v", raw, p)
 		}
-		_ = p.Of(1, 1)
+		if c := p.Of(1e9, 1e9); math.IsInf(c.OnDemandMonth, 0) || math.IsInf(c.ProvisionedMonth, 0) {
+			t.Fatalf("Parse(%q): a billion units a second cost %+v", raw, c)
+		}
 	})
 }

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/insights"
 )
 
 // insights serves GET /insights?table=NAME[&window=60s][&top=10]: the
-// engine's InsightsReport for the table as JSON (what `dynago insights`
-// shows). A bad parameter is 400, a missing table 404, each with a JSON
-// body {"error": message}.
+// engine's InsightsReport for the table (a name or table ARN) as JSON,
+// what `dynago insights` shows. A bad parameter (a window outside 10s to
+// 5m, top outside 1 to 100, an invalid table name) is 400, a missing
+// table 404, each with a JSON body {"error": message}.
 func (s *Server) insights(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fail := func(code int, msg string) {
@@ -28,8 +30,8 @@ func (s *Server) insights(w http.ResponseWriter, r *http.Request) {
 	window := time.Minute
 	if v := q.Get("window"); v != "" {
 		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			fail(http.StatusBadRequest, "window must be a positive duration such as 60s or 5m, not "+strconv.Quote(v))
+		if err != nil || d < insights.Slot || d > insights.MaxWindow {
+			fail(http.StatusBadRequest, "window must be a duration from 10s to 5m, such as 60s, not "+strconv.Quote(v))
 			return
 		}
 		window = d
@@ -49,12 +51,20 @@ func (s *Server) insights(w http.ResponseWriter, r *http.Request) {
 			fail(http.StatusNotFound, de.Message)
 			return
 		}
+		if de, ok := ddberr.As(err); ok && de.Code == ddberr.ValidationException {
+			fail(http.StatusBadRequest, de.Message)
+			return
+		}
 		s.log.Error("insights", "table", table, "err", err)
 		fail(http.StatusInternalServerError, "internal error")
 		return
 	}
+	body, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		s.log.Error("insights", "table", table, "err", err)
+		fail(http.StatusInternalServerError, "internal error: "+err.Error())
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(rep)
+	w.Write(append(body, '\n'))
 }

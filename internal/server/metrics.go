@@ -18,7 +18,7 @@ import (
 //	dynago_requests_total{operation, code}            requests by answer (200 or the error code)
 //	dynago_request_duration_seconds{operation}        latency histogram
 //	dynago_consumed_capacity_units_total{table, index, kind}  read or write units
-//	dynago_throttled_requests_total{table, index, reason}      throttled requests by ThrottlingReasons reason
+//	dynago_throttle_events_total{table, index, reason}      throttle events (a request, or an item of a batch) by ThrottlingReasons reason
 //
 // index is "" for the table itself. Consumed units are counted when the
 // engine's accounting runs (engine.Options.Throttle); they are what
@@ -51,7 +51,7 @@ func NewMetrics() *Metrics {
 			Name: "dynago_consumed_capacity_units_total", Help: "Capacity units consumed, by table, GSI (\"\" for the table) and kind (read, write).",
 		}, []string{"table", "index", "kind"}),
 		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "dynago_throttled_requests_total", Help: "Requests throttled, by table, GSI and ThrottlingReasons reason.",
+			Name: "dynago_throttle_events_total", Help: "Throttle events, one per throttled request or batch item (as CloudWatch counts ReadThrottleEvents and WriteThrottleEvents), by table, GSI and ThrottlingReasons reason.",
 		}, []string{"table", "index", "reason"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled)

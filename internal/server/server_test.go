@@ -270,7 +270,7 @@ func TestMetrics(t *testing.T) {
 		`dynago_requests_total{code="ResourceNotFoundException",operation="GetItem"} 1`,
 		`dynago_requests_total{code="UnknownOperationException",operation="unknown"} 1`,
 		`dynago_consumed_capacity_units_total{index="",kind="write",table="met"} 10`,
-		`dynago_throttled_requests_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="met"} 20`,
+		`dynago_throttle_events_total{index="",reason="TableWriteKeyRangeThroughputExceeded",table="met"} 20`,
 		`dynago_request_duration_seconds_count{operation="PutItem"} 30`,
 	} {
 		if !strings.Contains(text, want) {

@@ -2,6 +2,7 @@ package throttle
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"time"
 )
@@ -36,12 +37,13 @@ type SpaceLoad struct {
 }
 
 // MaxWindow is the longest window Load reports over.
-const MaxWindow = meterSlots * time.Second
+const MaxWindow = 5 * time.Minute
 
-// Load reports what each partition of sp served in the window (whole
-// seconds, at most MaxWindow) that ends with the second now is in;
-// false if sp has served nothing yet.
-func (l *Limiter) Load(sp Space, now time.Time, window time.Duration) (SpaceLoad, bool) {
+// Load reports what each partition of sp served from the second from is
+// in through the one to is in (at most MaxWindow), averaged over the
+// time between them (at least a second); false if sp has served
+// nothing yet.
+func (l *Limiter) Load(sp Space, from, to time.Time) (SpaceLoad, bool) {
 	v, ok := l.spaces.Load(sp)
 	if !ok {
 		return SpaceLoad{}, false
@@ -52,18 +54,18 @@ func (l *Limiter) Load(sp Space, now time.Time, window time.Duration) (SpaceLoad
 	if !st.built {
 		return SpaceLoad{}, false
 	}
-	secs := max(1, min(int64(window/time.Second), meterSlots))
+	if earliest := to.Add(-MaxWindow); from.Before(earliest) {
+		from = earliest
+	}
+	secs := max(to.Sub(from).Seconds(), 1)
 	lim := l.limits()
 	out := SpaceLoad{Settings: st.settings, PeakReadUnits: st.peak[0], PeakWriteUnits: st.peak[1]}
 	for _, p := range st.partitions {
-		pl := PartitionLoad{
-			Start:          hashOf(p.lo),
-			ReadUnits:      p.served[0].sum(now, secs) / float64(secs),
-			WriteUnits:     p.served[1].sum(now, secs) / float64(secs),
-			ReadLimit:      lim[0],
-			WriteLimit:     lim[1],
-			ReadThrottled:  int(p.throttled[0].sum(now, secs)),
-			WriteThrottled: int(p.throttled[1].sum(now, secs)),
+		pl := PartitionLoad{Start: hashOf(p.lo), ReadLimit: lim[0], WriteLimit: lim[1]}
+		if h := p.hist; h != nil {
+			f, t := from.Unix(), to.Unix()
+			pl.ReadUnits, pl.WriteUnits = h.served[0].sum(f, t)/secs, h.served[1].sum(f, t)/secs
+			pl.ReadThrottled, pl.WriteThrottled = int(math.Round(h.throttled[0].sum(f, t))), int(math.Round(h.throttled[1].sum(f, t)))
 		}
 		if len(p.lo) > 8 {
 			pl.StartKey = p.lo
@@ -85,8 +87,32 @@ func (l *Limiter) PartitionCount(sp Space) int {
 	return len(st.partitions)
 }
 
-// meterSlots is how many seconds a meter remembers.
-const meterSlots = 60
+// meterSlots is how many seconds a meter remembers: MaxWindow and the
+// second it starts in.
+const meterSlots = int64(MaxWindow/time.Second) + 20
+
+// history is what a partition served (units) and throttled (requests)
+// in each recent second, read and write.
+type history struct {
+	served, throttled [2]meter
+}
+
+// history returns p's history, allocating it on first use.
+func (p *partition) history() *history {
+	if p.hist == nil {
+		p.hist = &history{}
+	}
+	return p.hist
+}
+
+// servedAt returns what p served in second s, direction w, and the
+// requests it throttled then.
+func (p *partition) servedAt(s int64, w int) (units, throttled float64) {
+	if p.hist == nil {
+		return 0, 0
+	}
+	return p.hist.served[w].at(s), p.hist.throttled[w].at(s)
+}
 
 // meter sums units per second over the last meterSlots seconds.
 type meter struct {
@@ -134,11 +160,10 @@ func (m *meter) at(s int64) float64 {
 	return m.units[i]
 }
 
-// sum returns the units of the secs seconds up to and including the
-// one now is in.
-func (m *meter) sum(now time.Time, secs int64) float64 {
+// sum returns the units of the seconds from through to.
+func (m *meter) sum(from, to int64) float64 {
 	var t float64
-	for s := now.Unix() - secs + 1; s <= now.Unix(); s++ {
+	for s := max(from, to-meterSlots+1); s <= to; s++ {
 		t += m.at(s)
 	}
 	return t

@@ -21,7 +21,8 @@ func (l *Limiter) heat(st *space, pi, w int, now time.Time) {
 	p := st.partitions[pi]
 	sec := now.Unix()
 	prev := sec - 1
-	hot := p.served[w].at(prev) >= HeatFraction*l.limits()[w] || p.throttled[w].at(prev) > 0
+	served, throttled := p.servedAt(prev, w)
+	hot := served >= HeatFraction*l.limits()[w] || throttled > 0
 	switch {
 	case !hot:
 		p.hot[w] = 0
@@ -65,8 +66,9 @@ func (l *Limiter) grow(st *space, n int, now time.Time) {
 		// What a partition was asked for: the units it served plus the
 		// requests it throttled.
 		load := func(p *partition) float64 {
-			return (p.served[0].at(sec)+p.throttled[0].at(sec))/PartitionReadUnits +
-				(p.served[1].at(sec)+p.throttled[1].at(sec))/PartitionWriteUnits
+			rs, rt := p.servedAt(sec, 0)
+			ws, wt := p.servedAt(sec, 1)
+			return (rs+rt)/PartitionReadUnits + (ws+wt)/PartitionWriteUnits
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
 			pa, pb := st.partitions[a], st.partitions[b]
@@ -148,17 +150,19 @@ func midpoint(st *space, i int) ([]byte, bool) {
 }
 
 // split divides partition i at key at: the keys from at on move to a new
-// partition with its own buckets, and with the share of the recent
-// traffic its sampled keys had (half when none was sampled there).
+// partition with its own buckets, and with the share of the units
+// recently served that its sampled keys had (half when none was sampled
+// there). The requests throttled stay counted where they were.
 func (l *Limiter) split(st *space, i int, at []byte, now time.Time) {
 	p := st.partitions[i]
 	np := l.newPartition(at, now)
-	frac := p.recent.above(at)
-	for w := range 2 {
-		np.served[w] = p.served[w].part(frac)
-		np.throttled[w] = p.throttled[w].part(frac)
-		p.served[w] = p.served[w].part(1 - frac)
-		p.throttled[w] = p.throttled[w].part(1 - frac)
+	if h := p.hist; h != nil {
+		frac := p.recent.above(at)
+		nh := np.history()
+		for w := range 2 {
+			nh.served[w] = h.served[w].part(frac)
+			h.served[w] = h.served[w].part(1 - frac)
+		}
 	}
 	p.recent, p.hot = sampler{}, [2]int64{}
 	st.partitions = slices.Insert(st.partitions, i+1, np)

@@ -230,9 +230,9 @@ type space struct {
 type partition struct {
 	lo      []byte
 	buckets bucketPair
-	served  [2]meter
-	// throttled counts the requests throttled here in each recent second.
-	throttled [2]meter
+	// hist is what the partition served and throttled in each recent
+	// second; nil until it serves or throttles anything.
+	hist *history
 	// hot counts the consecutive hot seconds up to hotAt (read, write).
 	hot   [2]int64
 	hotAt [2]int64
@@ -344,7 +344,7 @@ func (l *Limiter) admit(now time.Time, d *Demand) Limit {
 		limit = Provisioned
 	}
 	if limit != 0 {
-		p.throttled[w].add(now, 1)
+		p.history().throttled[w].add(now, 1)
 	}
 	return limit
 }
@@ -372,7 +372,7 @@ func (l *Limiter) Charge(now time.Time, demands []Demand) {
 		} else {
 			st.table[w].take(now, d.Units)
 		}
-		if p.served[w].add(now, d.Units) {
+		if p.history().served[w].add(now, d.Units) {
 			l.heat(st, pi, w, now)
 		}
 		if st.served[w].add(now, d.Units) && d.Settings.OnDemand {

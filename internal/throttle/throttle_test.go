@@ -139,6 +139,12 @@ func key(h uint64, sk string) []byte {
 // serve sends rate demands a second for dur, each made by mk(i), and
 // returns how many were admitted in the last second.
 func serve(l *Limiter, now *time.Time, rate int, dur time.Duration, mk func(i int) Demand) (lastSecond int) {
+	lastSecond, _ = serveCounting(l, now, rate, dur, mk)
+	return lastSecond
+}
+
+// serveCounting is serve that also returns how many were throttled.
+func serveCounting(l *Limiter, now *time.Time, rate int, dur time.Duration, mk func(i int) Demand) (lastSecond, throttled int) {
 	step := time.Second / time.Duration(rate)
 	end := now.Add(dur)
 	for i := 0; now.Before(end); i++ {
@@ -148,10 +154,12 @@ func serve(l *Limiter, now *time.Time, rate int, dur time.Duration, mk func(i in
 			if end.Sub(*now) <= time.Second {
 				lastSecond++
 			}
+		} else {
+			throttled++
 		}
 		*now = now.Add(step)
 	}
-	return lastSecond
+	return lastSecond, throttled
 }
 
 // TestHeatSplit: one partition key whose writes spread over its sort
@@ -180,8 +188,18 @@ func TestHeatSplit(t *testing.T) {
 				return Demand{Space: Space{Table: 1}, Settings: settings, Hash: 9, Key: key(9, tc.sk(i)), Write: true, Units: 1}
 			}
 			// 30 a second against a partition of 10 (scaled) for 30 s.
-			got := serve(l, &now, 30, 30*time.Second, mk)
+			start := now
+			got, throttled := serveCounting(l, &now, 30, 30*time.Second, mk)
 			parts := l.PartitionCount(Space{Table: 1})
+			// Every throttled request stays counted across the split.
+			load, _ := l.Load(Space{Table: 1}, start, now)
+			counted := 0
+			for _, p := range load.Partitions {
+				counted += p.WriteThrottled
+			}
+			if counted != throttled || throttled == 0 {
+				t.Fatalf("partitions count %d throttled requests, want %d", counted, throttled)
+			}
 			if split := parts > 1; split != tc.wantSplit {
 				t.Fatalf("%d partitions after 30 s hot, want split %v", parts, tc.wantSplit)
 			}
@@ -225,7 +243,7 @@ func TestOnDemandGrowth(t *testing.T) {
 	if n < 12 || n > 13 {
 		t.Fatalf("after a peak of about 64/s: %d partitions, want 12 or 13", n)
 	}
-	load, ok := l.Load(sp, now.Add(-time.Nanosecond), 5*time.Second) // the last instant served
+	load, ok := l.Load(sp, now.Add(-5*time.Second), now.Add(-time.Nanosecond)) // the 64/s run
 	if !ok || len(load.Partitions) != n || load.PeakWriteUnits < 60 {
 		t.Fatalf("Load: %+v", load)
 	}
@@ -268,7 +286,7 @@ func TestLoad_CountsThrottles(t *testing.T) {
 	serve(l, &now, 20, 3*time.Second, func(int) Demand {
 		return Demand{Space: sp, Settings: Settings{ReadUnits: 5, WriteUnits: 5}, Hash: 1, Write: false, Units: 1}
 	})
-	load, _ := l.Load(sp, now.Add(-time.Nanosecond), 3*time.Second)
+	load, _ := l.Load(sp, now.Add(-3*time.Second), now.Add(-time.Nanosecond))
 	if len(load.Partitions) != 1 || load.Partitions[0].ReadUnits == 0 || load.Partitions[0].ReadThrottled == 0 {
 		t.Fatalf("Load: %+v", load)
 	}
