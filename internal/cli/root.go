@@ -28,7 +28,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newInsightsCommand(stdout))
+	root.AddCommand(newDesignCommand(stdout))
 	if err := root.Execute(); err != nil {
+		var fe errFindings
+		if errors.As(err, &fe) {
+			return 1 // the findings are the output
+		}
 		fmt.Fprintln(stderr, "dynago:", err)
 		var ue usageError
 		if errors.As(err, &ue) {

@@ -1,0 +1,286 @@
+// Package design owns dynago's single-table design files: the model of a
+// table, its entities with key templates, and its access patterns
+// (Load), the rules that check a design (Rules, Check), and the
+// worksheet written from it (Worksheet).
+//
+// A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
+// is data only:
+//
+//	table:    name, key schema, indexes (GSIs and LSIs, multi-attribute
+//	          keys, projections), billing mode, TTL attribute, stream
+//	entities: per entity its attributes (types, optional, values), its
+//	          discriminator, and per key attribute a template in the
+//	          seeds' notation (USER#<UserName>), sharded or sparse
+//	patterns: per access pattern its key condition in template terms
+//	          (PK = USER#<UserName> AND SK begins_with ORDER#), index,
+//	          expected entity types, order, page size and rates
+//
+// The method is the seeds' (../shared/seeds/004 calls it a worksheet):
+// list the access patterns, give each entity key templates, overload the
+// GSIs, and check that every pattern is a GetItem or a Query.
+package design
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Pos is a place in a design file.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String returns FILE:LINE:COL.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Design is a loaded design file.
+type Design struct {
+	File     string
+	Table    Table
+	Entities []*Entity
+	Patterns []*Pattern
+}
+
+// KeyAttr is one attribute of a key schema.
+type KeyAttr struct {
+	Name string
+	Type string // S, N or B
+}
+
+// Table is the design's table.
+type Table struct {
+	Name string
+	// PartitionKey and SortKey are the table's key schema (SortKey empty
+	// for a partition key only).
+	PartitionKey, SortKey []KeyAttr
+	BillingMode           string // PAY_PER_REQUEST (default) or PROVISIONED
+	TTL                   string // the TTL attribute, "" for none
+	Stream                string // the stream view type, "" for none
+	Indexes               []*Index
+	Pos                   Pos
+}
+
+// Index is a GSI or an LSI.
+type Index struct {
+	Name  string
+	Local bool
+	// PartitionKey and SortKey may each have up to four attributes on a
+	// GSI (multi-attribute keys); an LSI has the table's partition key.
+	PartitionKey, SortKey []KeyAttr
+	// Projection is ALL (default), KEYS_ONLY or INCLUDE (with Include).
+	Projection string
+	Include    []string
+	Pos        Pos
+}
+
+// Attribute types a design may declare: DynamoDB's, plus timestamp (an
+// S in ISO 8601 UTC with a fixed format, whose text order is its time
+// order) and epoch (an N of seconds).
+var attributeTypes = []string{"S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS", "timestamp", "epoch"}
+
+// Attribute is an entity's attribute.
+type Attribute struct {
+	Name string
+	Type string
+	// Optional attributes may be absent from an item.
+	Optional bool
+	// Values lists an enumeration's values; Cardinality is how many
+	// distinct values the attribute takes when Values does not say (0:
+	// unknown, taken as high).
+	Values      []string
+	Cardinality int
+	// Size is the attribute's typical value size in bytes (0: a default
+	// by type).
+	Size int
+	Pos  Pos
+}
+
+// Entity is an item type.
+type Entity struct {
+	Name string
+	// Discriminator is the attribute that tells entity types apart in an
+	// item collection, and the value this entity stores in it.
+	Discriminator      string
+	DiscriminatorValue string
+	Attributes         []*Attribute
+	// Keys are the entity's key attributes (table and index keys) and
+	// how each is built.
+	Keys []*Key
+	Pos  Pos
+}
+
+// Key is how an entity builds one key attribute.
+type Key struct {
+	Attr     string
+	Template Template
+	// Shard, when set, appends #<shard> (0..Count-1, chosen by hashing
+	// By) to spread a hot key.
+	Shard *Shard
+	// Sparse says the key is meant to be absent from some items (those
+	// missing one of its variables).
+	Sparse bool
+	Pos    Pos
+}
+
+// Shard is a write-sharding rule.
+type Shard struct {
+	Count int
+	By    string
+}
+
+// Rate is a pattern's request rate a second.
+type Rate struct {
+	Average, Peak float64
+}
+
+// Pattern is an access pattern.
+type Pattern struct {
+	ID          string
+	Description string
+	// Kind is read (default) or write.
+	Kind string
+	// Operation is GetItem, Query (reads; inferred when empty), PutItem,
+	// UpdateItem or DeleteItem (writes).
+	Operation string
+	// Index is the GSI or LSI read ("" for the table).
+	Index string
+	// KeyCondition is the key condition in template terms, parsed into
+	// Conditions.
+	KeyCondition string
+	Conditions   []Condition
+	// Returns are the entity types a read expects; Entity is the entity
+	// a write writes.
+	Returns []string
+	Entity  string
+	// Updates are the attributes an UpdateItem sets.
+	Updates []string
+	// Needs are the attributes a read uses (for projections).
+	Needs []string
+	// Order is ascending (default) or descending; PageSize the items a
+	// page asks for (0: DynamoDB's 1 MB pages).
+	Order    string
+	PageSize int
+	Rate     Rate
+	Pos      Pos
+}
+
+// Attribute returns the entity's attribute named name, or nil.
+func (e *Entity) Attribute(name string) *Attribute {
+	for _, a := range e.Attributes {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Key returns how the entity builds key attribute name, or nil.
+func (e *Entity) Key(name string) *Key {
+	for _, k := range e.Keys {
+		if k.Attr == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// Entity returns the entity named name, or nil.
+func (d *Design) Entity(name string) *Entity {
+	for _, e := range d.Entities {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// Index returns the index named name, or nil.
+func (d *Design) Index(name string) *Index {
+	for _, ix := range d.Table.Indexes {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// KeySchema returns the partition and sort key of the table (index "")
+// or of the named index; ok is false for an unknown index. An LSI's
+// partition key is the table's.
+func (d *Design) KeySchema(index string) (pk, sk []KeyAttr, ok bool) {
+	if index == "" {
+		return d.Table.PartitionKey, d.Table.SortKey, true
+	}
+	ix := d.Index(index)
+	if ix == nil {
+		return nil, nil, false
+	}
+	if ix.Local {
+		return d.Table.PartitionKey, ix.SortKey, true
+	}
+	return ix.PartitionKey, ix.SortKey, true
+}
+
+// ValueOf returns how entity e fills attribute name: its key template,
+// its discriminator value (a constant), or its attribute's raw value (a
+// template of one variable); ok is false when e has no such attribute,
+// and optional when the attribute may be absent.
+func (e *Entity) ValueOf(name string) (t Template, k *Key, optional, ok bool) {
+	if k := e.Key(name); k != nil {
+		t = k.Template
+		if k.Shard != nil {
+			t, _ = ParseTemplate(t.Text + "#<shard>")
+		}
+		for _, v := range k.Template.Vars() {
+			if a := e.Attribute(v); a != nil && a.Optional {
+				optional = true
+			}
+		}
+		return t, k, optional, true
+	}
+	if name == e.Discriminator && e.DiscriminatorValue != "" {
+		t, _ = ParseTemplate(escapeLiteral(e.DiscriminatorValue))
+		return t, nil, false, true
+	}
+	if a := e.Attribute(name); a != nil {
+		t, _ = ParseTemplate("<" + name + ">")
+		return t, nil, a.Optional, true
+	}
+	return Template{}, nil, false, false
+}
+
+// escapeLiteral returns s as a template literal (angle brackets cannot
+// be in a discriminator value's template, so they are dropped).
+func escapeLiteral(s string) string {
+	return strings.NewReplacer("<", "", ">", "").Replace(s)
+}
+
+// InIndex reports whether e's items land in the index (table for ""):
+// e fills every key attribute of it.
+func (d *Design) InIndex(e *Entity, index string) bool {
+	pk, sk, ok := d.KeySchema(index)
+	if !ok {
+		return false
+	}
+	for _, ka := range slices.Concat(pk, sk) {
+		if _, _, _, ok := e.ValueOf(ka.Name); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Load reads and parses a design file. Problems in the file itself are
+// returned as diagnostics of the rule "syntax" with their position; a
+// file that cannot be read is an error.
+func Load(path string) (*Design, []Diagnostic, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, diags := Parse(path, raw)
+	return d, diags, nil
+}

@@ -1,0 +1,82 @@
+package design
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParseTemplate: any text parses or is refused with an error, and a
+// template that parses renders back to its text when every variable's
+// value is the variable written <name:format>.
+func FuzzParseTemplate(f *testing.F) {
+	for _, s := range []string{"USER#<UserName>", "STATUS#<Status>#<CreatedAt>#<OrderId>", "ORDER#<n:08d>", "<name:lower>", "ALL_POSTS", "<a><b>", "x<", ">"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tpl, err := ParseTemplate(s)
+		if err != nil {
+			return
+		}
+		if tpl.Text != s || len(tpl.Parts) == 0 {
+			t.Fatalf("ParseTemplate(%q) = %+v", s, tpl)
+		}
+		vals := map[string]string{}
+		for _, p := range tpl.Parts {
+			if p.Var != "" {
+				vals[p.Var] = "v"
+			}
+		}
+		if _, err := tpl.Render(vals); err != nil {
+			t.Fatalf("Render of %q: %v", s, err)
+		}
+		_ = tpl.Shape()
+		_ = tpl.MayStartWith(tpl)
+	})
+}
+
+// FuzzParseKeyCondition: any text parses or is refused, never panics; a
+// condition that parses has an attribute, a known operator and its
+// operands.
+func FuzzParseKeyCondition(f *testing.F) {
+	for _, s := range []string{"PK = USER#<UserName> AND SK begins_with ORDER#", "GSI1PK = ORDER AND GSI1SK between STATUS#<s>#<a> and STATUS#<s>#<b>", "A", "A =", "A between x", "A = x AND", "a = b and c <= d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		conds, err := ParseKeyCondition(s)
+		if err != nil {
+			return
+		}
+		for _, c := range conds {
+			want := 1
+			if c.Op == "between" {
+				want = 2
+			}
+			if c.Attr == "" || len(c.Values) != want {
+				t.Fatalf("ParseKeyCondition(%q) = %+v", s, conds)
+			}
+			_ = c.String()
+		}
+	})
+}
+
+// FuzzParse: any bytes give a design and diagnostics, never a panic, and
+// the rules run on whatever parsed cleanly.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.design.yaml")
+	for _, path := range files {
+		if raw, err := os.ReadFile(path); err == nil {
+			f.Add(raw)
+		}
+	}
+	f.Add([]byte("table: [1, 2]\nentities: 3\npatterns: {a: b}\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, diags := Parse("fuzz.design.yaml", raw)
+		if d == nil {
+			t.Fatal("nil design")
+		}
+		if len(diags) == 0 {
+			Check(d, Rules)
+		}
+	})
+}

@@ -1,0 +1,393 @@
+package design
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse parses a design file's bytes (file names its positions).
+// Problems come back as "syntax" diagnostics; the design returned holds
+// everything that parsed.
+func Parse(file string, raw []byte) (*Design, []Diagnostic) {
+	p := &parser{file: file}
+	d := &Design{File: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		p.errorf(Pos{File: file, Line: 1, Col: 1}, "not YAML: %v", err)
+		return d, p.diags
+	}
+	if len(doc.Content) == 0 {
+		p.errorf(Pos{File: file, Line: 1, Col: 1}, "empty design file: it needs table, entities and patterns")
+		return d, p.diags
+	}
+	top := p.mapping(doc.Content[0], "version", "table", "entities", "patterns", "workload")
+	if v := top["version"]; v != nil && v.Value != "1" {
+		p.errorf(p.pos(v), "version %q: this dynago reads version 1", v.Value)
+	}
+	for _, req := range []string{"table", "entities", "patterns"} {
+		if top[req] == nil && doc.Content[0].Kind == yaml.MappingNode {
+			p.errorf(p.pos(doc.Content[0]), "the design has no %s section", req)
+		}
+	}
+	if n := top["table"]; n != nil {
+		p.table(n, &d.Table)
+	}
+	if n := top["entities"]; n != nil {
+		if n.Kind != yaml.MappingNode {
+			p.errorf(p.pos(n), "entities is a mapping of entity name to entity")
+		} else {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				d.Entities = append(d.Entities, p.entity(n.Content[i], n.Content[i+1]))
+			}
+		}
+	}
+	if n := top["patterns"]; n != nil {
+		if n.Kind != yaml.SequenceNode {
+			p.errorf(p.pos(n), "patterns is a list of access patterns")
+		} else {
+			for i, pn := range n.Content {
+				d.Patterns = append(d.Patterns, p.pattern(pn, i+1))
+			}
+		}
+	}
+	return d, p.diags
+}
+
+type parser struct {
+	file  string
+	diags []Diagnostic
+}
+
+func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.file, Line: n.Line, Col: n.Column} }
+
+func (p *parser) errorf(pos Pos, format string, args ...any) {
+	p.diags = append(p.diags, newDiagnostic(pos, Error, "syntax", fmt.Sprintf(format, args...)))
+}
+
+// mapping returns n's keys (reporting keys outside allowed, which must
+// be non-empty to check) and their value nodes.
+func (p *parser) mapping(n *yaml.Node, allowed ...string) map[string]*yaml.Node {
+	m := map[string]*yaml.Node{}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(p.pos(n), "want a mapping (key: value lines) here")
+		return m
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if len(allowed) > 0 && !slices.Contains(allowed, k.Value) {
+			p.errorf(p.pos(k), "unknown field %q (known here: %s)", k.Value, strings.Join(allowed, ", "))
+			continue
+		}
+		if _, dup := m[k.Value]; dup {
+			p.errorf(p.pos(k), "%q appears twice", k.Value)
+		}
+		m[k.Value] = n.Content[i+1]
+	}
+	return m
+}
+
+func (p *parser) str(n *yaml.Node, what string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.errorf(p.pos(n), "%s is a single value", what)
+		return ""
+	}
+	return n.Value
+}
+
+func (p *parser) num(n *yaml.Node, what string) float64 {
+	if n == nil {
+		return 0
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	if n.Kind != yaml.ScalarNode || err != nil || f < 0 {
+		p.errorf(p.pos(n), "%s is a number of at least 0, not %q", what, n.Value)
+		return 0
+	}
+	return f
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Value {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	p.errorf(p.pos(n), "%s is true or false, not %q", what, n.Value)
+	return false
+}
+
+func (p *parser) strings(n *yaml.Node, what string) []string {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(p.pos(n), "%s is a list", what)
+		return nil
+	}
+	var out []string
+	for _, c := range n.Content {
+		out = append(out, p.str(c, what))
+	}
+	return out
+}
+
+// keyAttrs reads a key schema element: {name, type} or a list of them
+// (multi-attribute keys).
+func (p *parser) keyAttrs(n *yaml.Node, what string) []KeyAttr {
+	if n == nil {
+		return nil
+	}
+	nodes := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		nodes = n.Content
+	}
+	var out []KeyAttr
+	for _, c := range nodes {
+		m := p.mapping(c, "name", "type")
+		ka := KeyAttr{Name: p.str(m["name"], what+" name"), Type: p.str(m["type"], what+" type")}
+		if ka.Name == "" {
+			p.errorf(p.pos(c), "%s needs a name", what)
+		}
+		switch ka.Type {
+		case "S", "N", "B":
+		case "":
+			ka.Type = "S"
+		default:
+			p.errorf(p.pos(c), "%s %s: a key attribute's type is S, N or B, not %q", what, ka.Name, ka.Type)
+		}
+		out = append(out, ka)
+	}
+	return out
+}
+
+// namePattern is DynamoDB's table and index name rule.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+// name checks a table or index name.
+func (p *parser) name(n *yaml.Node, at Pos, what, name string) {
+	if n != nil {
+		at = p.pos(n)
+	}
+	if !namePattern.MatchString(name) {
+		p.errorf(at, "%s name %q: DynamoDB names have 3 to 255 letters, digits, '_', '-' or '.'", what, name)
+	}
+}
+
+func (p *parser) table(n *yaml.Node, t *Table) {
+	t.Pos = p.pos(n)
+	m := p.mapping(n, "name", "partitionKey", "sortKey", "billingMode", "ttl", "stream", "indexes")
+	t.Name = p.str(m["name"], "table name")
+	p.name(m["name"], t.Pos, "table", t.Name)
+	t.PartitionKey = p.keyAttrs(m["partitionKey"], "partitionKey")
+	t.SortKey = p.keyAttrs(m["sortKey"], "sortKey")
+	if len(t.PartitionKey) != 1 || len(t.SortKey) > 1 {
+		p.errorf(t.Pos, "a table has one partition key attribute and at most one sort key attribute")
+	}
+	t.BillingMode = p.str(m["billingMode"], "billingMode")
+	switch t.BillingMode {
+	case "":
+		t.BillingMode = "PAY_PER_REQUEST"
+	case "PAY_PER_REQUEST", "PROVISIONED":
+	default:
+		p.errorf(p.pos(m["billingMode"]), "billingMode is PAY_PER_REQUEST or PROVISIONED, not %q", t.BillingMode)
+	}
+	t.TTL = p.str(m["ttl"], "ttl")
+	t.Stream = p.str(m["stream"], "stream")
+	if s := t.Stream; s != "" && !slices.Contains([]string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}, s) {
+		p.errorf(p.pos(m["stream"]), "stream is KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES, not %q", s)
+	}
+	if ix := m["indexes"]; ix != nil {
+		if ix.Kind != yaml.SequenceNode {
+			p.errorf(p.pos(ix), "indexes is a list")
+			return
+		}
+		for _, in := range ix.Content {
+			t.Indexes = append(t.Indexes, p.index(in))
+		}
+	}
+}
+
+func (p *parser) index(n *yaml.Node) *Index {
+	ix := &Index{Pos: p.pos(n)}
+	m := p.mapping(n, "name", "local", "partitionKey", "sortKey", "projection")
+	ix.Name = p.str(m["name"], "index name")
+	if ix.Name != "" {
+		p.name(m["name"], ix.Pos, "index", ix.Name)
+	}
+	ix.Local = p.boolean(m["local"], "local")
+	ix.PartitionKey = p.keyAttrs(m["partitionKey"], "partitionKey")
+	ix.SortKey = p.keyAttrs(m["sortKey"], "sortKey")
+	switch {
+	case ix.Name == "":
+		p.errorf(ix.Pos, "an index needs a name")
+	case ix.Local && (len(ix.PartitionKey) > 0 || len(ix.SortKey) != 1):
+		p.errorf(ix.Pos, "index %s: a local index has the table's partition key and one sort key attribute (give only sortKey)", ix.Name)
+	case !ix.Local && (len(ix.PartitionKey) < 1 || len(ix.PartitionKey) > 4 || len(ix.SortKey) > 4):
+		p.errorf(ix.Pos, "index %s: a global index has one to four partition key attributes and up to four sort key attributes", ix.Name)
+	}
+	ix.Projection = "ALL"
+	if pn := m["projection"]; pn != nil {
+		switch {
+		case pn.Kind == yaml.SequenceNode:
+			ix.Projection, ix.Include = "INCLUDE", p.strings(pn, "projection")
+		case pn.Value == "ALL" || pn.Value == "KEYS_ONLY":
+			ix.Projection = pn.Value
+		default:
+			p.errorf(p.pos(pn), "projection is ALL, KEYS_ONLY or a list of attributes to include, not %q", pn.Value)
+		}
+	}
+	return ix
+}
+
+func (p *parser) entity(name, n *yaml.Node) *Entity {
+	e := &Entity{Name: name.Value, Pos: p.pos(name)}
+	m := p.mapping(n, "discriminator", "attributes", "keys")
+	if dn := m["discriminator"]; dn != nil {
+		// discriminator: {Type: ORDER}, or an attribute name alone.
+		if dn.Kind == yaml.MappingNode && len(dn.Content) == 2 {
+			e.Discriminator, e.DiscriminatorValue = dn.Content[0].Value, p.str(dn.Content[1], "discriminator value")
+		} else if dn.Kind == yaml.ScalarNode {
+			e.Discriminator = dn.Value
+		} else {
+			p.errorf(p.pos(dn), "discriminator is an attribute name, or {attribute: value}")
+		}
+	}
+	if an := m["attributes"]; an != nil {
+		am := p.mapping(an)
+		for i := 0; i+1 < len(an.Content); i += 2 {
+			k := an.Content[i]
+			if am[k.Value] != an.Content[i+1] {
+				continue
+			}
+			e.Attributes = append(e.Attributes, p.attribute(k, an.Content[i+1]))
+		}
+	}
+	if kn := m["keys"]; kn != nil {
+		km := p.mapping(kn)
+		for i := 0; i+1 < len(kn.Content); i += 2 {
+			k := kn.Content[i]
+			if km[k.Value] != kn.Content[i+1] {
+				continue
+			}
+			e.Keys = append(e.Keys, p.key(k, kn.Content[i+1]))
+		}
+	}
+	return e
+}
+
+func (p *parser) attribute(name, n *yaml.Node) *Attribute {
+	a := &Attribute{Name: name.Value, Pos: p.pos(name)}
+	if n.Kind == yaml.ScalarNode {
+		a.Type = n.Value
+	} else {
+		m := p.mapping(n, "type", "optional", "values", "cardinality", "size")
+		a.Type = p.str(m["type"], "type")
+		a.Optional = p.boolean(m["optional"], "optional")
+		a.Values = p.strings(m["values"], "values")
+		a.Cardinality = int(p.num(m["cardinality"], "cardinality"))
+		a.Size = int(p.num(m["size"], "size"))
+	}
+	if !slices.Contains(attributeTypes, a.Type) {
+		p.errorf(a.Pos, "attribute %s: type %q is not one of %s", a.Name, a.Type, strings.Join(attributeTypes, ", "))
+	}
+	return a
+}
+
+func (p *parser) key(name, n *yaml.Node) *Key {
+	k := &Key{Attr: name.Value, Pos: p.pos(n)}
+	text := ""
+	if n.Kind == yaml.ScalarNode {
+		text = n.Value
+	} else {
+		m := p.mapping(n, "template", "shard", "sparse")
+		text = p.str(m["template"], "template")
+		k.Sparse = p.boolean(m["sparse"], "sparse")
+		if sn := m["shard"]; sn != nil {
+			sm := p.mapping(sn, "count", "by")
+			k.Shard = &Shard{Count: int(p.num(sm["count"], "shard count")), By: p.str(sm["by"], "shard by")}
+			if k.Shard.Count < 2 || k.Shard.By == "" {
+				p.errorf(p.pos(sn), "shard needs count (at least 2) and by (the attribute hashed to pick a shard)")
+			}
+		}
+	}
+	t, err := ParseTemplate(text)
+	if err != nil {
+		p.errorf(k.Pos, "key %s: %v", k.Attr, err)
+	}
+	k.Template = t
+	return k
+}
+
+func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
+	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate")
+	if v := m["id"]; v != nil {
+		pt.ID = p.str(v, "id")
+	}
+	pt.Description = p.str(m["description"], "description")
+	if v := m["kind"]; v != nil {
+		pt.Kind = p.str(v, "kind")
+	}
+	if pt.Kind != "read" && pt.Kind != "write" {
+		p.errorf(pt.Pos, "pattern %s: kind is read or write, not %q", pt.ID, pt.Kind)
+	}
+	pt.Operation = p.str(m["operation"], "operation")
+	ops := []string{"GetItem", "Query", "Scan"}
+	if pt.Kind == "write" {
+		ops = []string{"PutItem", "UpdateItem", "DeleteItem"}
+	}
+	if pt.Operation != "" && !slices.Contains(ops, pt.Operation) {
+		p.errorf(p.pos(m["operation"]), "pattern %s: a %s's operation is one of %s, not %q", pt.ID, pt.Kind, strings.Join(ops, ", "), pt.Operation)
+	}
+	pt.Index = p.str(m["index"], "index")
+	if kn := m["key"]; kn != nil {
+		pt.KeyCondition = p.str(kn, "key")
+		conds, err := ParseKeyCondition(pt.KeyCondition)
+		if err != nil {
+			p.errorf(p.pos(kn), "pattern %s: %v", pt.ID, err)
+		}
+		pt.Conditions = conds
+	} else if pt.Kind == "read" && pt.Operation != "Scan" {
+		p.errorf(pt.Pos, "pattern %s: a read pattern needs a key condition (key: PK = USER#<UserName> ...)", pt.ID)
+	}
+	pt.Returns = p.strings(m["returns"], "returns")
+	pt.Entity = p.str(m["entity"], "entity")
+	pt.Updates = p.strings(m["updates"], "updates")
+	pt.Needs = p.strings(m["needs"], "needs")
+	pt.Order = p.str(m["order"], "order")
+	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
+		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
+	}
+	pt.PageSize = int(p.num(m["pageSize"], "pageSize"))
+	if rn := m["rate"]; rn != nil {
+		rm := p.mapping(rn, "average", "peak")
+		pt.Rate = Rate{Average: p.num(rm["average"], "average rate"), Peak: p.num(rm["peak"], "peak rate")}
+		if pt.Rate.Peak < pt.Rate.Average {
+			pt.Rate.Peak = pt.Rate.Average
+		}
+	}
+	if pt.Kind == "write" && pt.Entity == "" {
+		p.errorf(pt.Pos, "pattern %s: a write pattern names the entity it writes (entity: Order)", pt.ID)
+	}
+	if pt.Kind == "read" && len(pt.Returns) == 0 {
+		p.errorf(pt.Pos, "pattern %s: a read pattern lists the entity types it returns (returns: [Order])", pt.ID)
+	}
+	return pt
+}

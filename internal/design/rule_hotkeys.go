@@ -1,0 +1,184 @@
+package design
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// DynamoDB's per-partition limits, in units a second.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
+const (
+	partitionReadUnits  = 3000
+	partitionWriteUnits = 1000
+)
+
+// HotKeysRule finds partition keys that run hot: a partition key
+// template with no variable (ALL_POSTS, ORDER) or with only
+// low-cardinality ones (STATUS#<Status> of four statuses) puts every
+// item of an entity on a few partitions. Against the patterns' declared
+// peak rates it computes the units a second each key value takes and,
+// past 1,000 WCU or 3,000 RCU, the shard count that would fix it.
+var HotKeysRule = &Rule{
+	Name: "hot-keys",
+	Doc: `Each partition key value is one partition, which serves at most 1,000 write and
+3,000 read units a second however much the table has. A key with no
+variable, or only variables of few values (declare values: or cardinality:),
+concentrates an entity's traffic. With peak rates on the patterns the rule
+computes each value's load and, when it passes the limit, the shards needed
+(shard: {count: N, by: ID} appends #0..N-1; a read then queries N keys).
+Without rates it warns only.`,
+	Run: func(pass *Pass) {
+		d := pass.Design
+		indexes := []string{""}
+		for _, ix := range d.Table.Indexes {
+			if !ix.Local {
+				indexes = append(indexes, ix.Name)
+			}
+		}
+		for _, index := range indexes {
+			pk, _, _ := d.KeySchema(index)
+			for _, e := range d.Entities {
+				if !d.InIndex(e, index) {
+					continue
+				}
+				checkHotWrites(pass, index, pk, e)
+			}
+		}
+		for _, r := range d.reads() {
+			checkHotReads(pass, r)
+		}
+	},
+}
+
+// keyValues returns how many values a partition key of e takes (0:
+// many), and the key's text for messages.
+func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos) {
+	n, pos = 1, e.Pos
+	var texts []string
+	for _, ka := range pk {
+		t, k, _, _ := e.ValueOf(ka.Name)
+		texts = append(texts, ka.Name+" = "+t.Text)
+		if k != nil {
+			pos = k.Pos
+		}
+		for _, v := range t.Vars() {
+			if v == "shard" && k != nil && k.Shard != nil {
+				n *= k.Shard.Count
+				continue
+			}
+			a := e.Attribute(v)
+			switch {
+			case a == nil:
+				return 0, "", pos
+			case len(a.Values) > 0:
+				n *= len(a.Values)
+			case a.Cardinality > 0:
+				n *= a.Cardinality
+			case a.Type == "BOOL":
+				n *= 2
+			default:
+				return 0, "", pos
+			}
+		}
+	}
+	return n, strings.Join(texts, ", "), pos
+}
+
+// checkHotWrites checks e's writes on index against the write limit.
+func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
+	d := pass.Design
+	values, text, pos := keyValues(e, pk)
+	if values == 0 {
+		return
+	}
+	var units, peak float64
+	for _, p := range d.Patterns {
+		if p.Kind != "write" || p.Entity != e.Name || p.Rate.Peak == 0 {
+			continue
+		}
+		u := writeUnits(d.projectedSize(e, index))
+		if p.Operation == "UpdateItem" && index != "" {
+			// An update that moves the item between index keys is a
+			// delete and a put in the index.
+			ix := d.Index(index)
+			if slices.ContainsFunc(slices.Concat(ix.PartitionKey, ix.SortKey), func(k KeyAttr) bool { return slices.Contains(p.Updates, k.Name) }) {
+				u *= 2
+			}
+		}
+		units += p.Rate.Peak * u
+		peak += p.Rate.Peak
+	}
+	what := fmt.Sprintf("%s on %s", text, indexLabel(index))
+	if units == 0 {
+		if values <= 4 {
+			pass.Reportf(pos, Warning, "%s takes %s for every %s item: declare the write patterns' peak rates to see whether it runs hot (a partition serves 1,000 WCU a second)", what, valuesText(values), e.Name)
+		}
+		return
+	}
+	load := units / float64(values)
+	if load <= partitionWriteUnits {
+		return
+	}
+	shards := int(math.Ceil(load / partitionWriteUnits))
+	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %g WCU) each value takes %g WCU a second, %.1f× the 1,000 WCU a partition serves: shard it into at least %d (shard: {count: %d, by: <an ID>}, and a read queries %d keys)",
+		what, valuesText(values), e.Name, peak, units, load, load/partitionWriteUnits, shards, shards, shards)
+}
+
+// checkHotReads checks a read pattern's load on the partition key value
+// it queries.
+func checkHotReads(pass *Pass, r read) {
+	d := pass.Design
+	if r.p.Rate.Peak == 0 || len(r.pkConds) == 0 {
+		return
+	}
+	// How many values the queried key takes: its template's variables,
+	// through any returned entity's attributes.
+	values := 1
+	for _, c := range r.pkConds {
+		for _, v := range c.Values[0].Vars() {
+			n := 0
+			for _, name := range r.p.Returns {
+				if e := d.Entity(name); e != nil {
+					if a := e.Attribute(v); a != nil {
+						n = max(n, len(a.Values), a.Cardinality)
+					}
+				}
+			}
+			if n == 0 {
+				return
+			}
+			values *= n
+		}
+	}
+	size := 0
+	for _, name := range r.p.Returns {
+		if e := d.Entity(name); e != nil {
+			size = max(size, d.projectedSize(e, r.index))
+		}
+	}
+	items := r.p.PageSize
+	if items == 0 || r.p.Operation == "GetItem" {
+		items = 1
+		if r.p.Operation != "GetItem" {
+			items = max(1, (1<<20)/max(size, 1))
+		}
+	}
+	units := readUnits(min(items*size, 1<<20))
+	load := r.p.Rate.Peak * units / float64(values)
+	if load <= partitionReadUnits {
+		return
+	}
+	shards := int(math.Ceil(load / partitionReadUnits))
+	pass.Reportf(r.p.Pos, Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %g RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
+		r.p.ID, condText(r.pkConds), valuesText(values), r.p.Rate.Peak, units, load, load/partitionReadUnits, shards)
+}
+
+func valuesText(n int) string {
+	if n == 1 {
+		return "one value"
+	}
+	return fmt.Sprintf("%d values", n)
+}

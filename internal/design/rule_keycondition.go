@@ -1,0 +1,128 @@
+package design
+
+import (
+	"fmt"
+	"strings"
+)
+
+// KeyConditionRule proves each read pattern is a GetItem or a Query: its
+// partition key fully bound by equality, its sort key condition a single
+// prefix, equality or range, and every entity it expects reachable that
+// way. Anything else needs a Scan or a FilterExpression, and the rule
+// says which.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html
+var KeyConditionRule = &Rule{
+	Name: "key-condition",
+	Doc: `Each read pattern must resolve to GetItem or Query on the table or an index:
+an equality on every partition key attribute, and on the sort key at most
+one condition (=, <, <=, >, >=, begins_with, between), on a multi-attribute
+sort key equalities left to right and the last one any. Conditions on other
+attributes need a FilterExpression, which reads and pays for the items it
+drops; no partition key equality needs a Scan. GetItem reads only the
+table, by its full key. Every entity a pattern returns must be reachable.`,
+	Run: func(pass *Pass) {
+		d := pass.Design
+		for _, p := range d.Patterns {
+			if p.Kind != "read" {
+				continue
+			}
+			if p.Operation == "Scan" {
+				pass.Reportf(p.Pos, Error, "pattern %s is a Scan: it reads every item of %s; give it a key (an index whose partition key the pattern knows)", p.ID, indexLabel(p.Index))
+				continue
+			}
+			r, ok := d.resolve(p)
+			if !ok {
+				continue // the templates rule reports the index
+			}
+			bound := true
+			for _, ka := range r.pk {
+				n := 0
+				for _, c := range r.pkConds {
+					if c.Attr == ka.Name && c.Op == "=" {
+						n++
+					}
+				}
+				if n != 1 {
+					bound = false
+					pass.Reportf(p.Pos, Error, "pattern %s needs a Scan: %s's partition key %s has no equality in %q", p.ID, indexLabel(r.index), ka.Name, p.KeyCondition)
+				}
+			}
+			for _, c := range r.pkConds {
+				if c.Op != "=" {
+					pass.Reportf(p.Pos, Error, "pattern %s: %s is %s's partition key; a Query needs = on it, not %s", p.ID, c.Attr, indexLabel(r.index), c.Op)
+				}
+			}
+			for _, c := range r.other {
+				pass.Reportf(p.Pos, Error, "pattern %s: %s is no key of %s, so %q needs a FilterExpression: the Query reads and pays for every item it drops", p.ID, c.Attr, indexLabel(r.index), c.String())
+			}
+			checkSortConditions(pass, r)
+			if p.Operation == "GetItem" {
+				full := r.index == "" && len(r.other) == 0 && len(r.pkConds) == len(r.pk) && len(r.skConds) == len(r.sk)
+				for _, c := range r.skConds {
+					full = full && c.Op == "="
+				}
+				if !full {
+					pass.Reportf(p.Pos, Error, "pattern %s: GetItem reads the table by its full key (= on every key attribute); this is a Query", p.ID)
+				}
+			}
+			for _, name := range p.Returns {
+				e := d.Entity(name)
+				if e == nil || !bound {
+					continue
+				}
+				if d.matchEntity(r, e) == never {
+					pass.Reportf(p.Pos, Error, "pattern %s expects %s, but no %s item matches %q on %s%s", p.ID, name, name, p.KeyCondition, indexLabel(r.index), whyNot(d, r, e))
+				}
+			}
+		}
+	},
+}
+
+// checkSortConditions checks the sort key conditions: equalities on a
+// left prefix of the sort key attributes, the last any operator.
+func checkSortConditions(pass *Pass, r read) {
+	p := r.p
+	for i, ka := range r.sk {
+		var cs []Condition
+		for _, c := range r.skConds {
+			if c.Attr == ka.Name {
+				cs = append(cs, c)
+			}
+		}
+		switch {
+		case len(cs) > 1:
+			pass.Reportf(p.Pos, Error, "pattern %s has %d conditions on sort key %s; a Query takes one (use between for a range)", p.ID, len(cs), ka.Name)
+		case len(cs) == 1 && i > 0:
+			prev := r.sk[i-1].Name
+			eq := false
+			for _, c := range r.skConds {
+				eq = eq || (c.Attr == prev && c.Op == "=")
+			}
+			if !eq {
+				pass.Reportf(p.Pos, Error, "pattern %s: a condition on sort key attribute %s needs = on %s before it", p.ID, ka.Name, prev)
+			}
+		}
+	}
+}
+
+// whyNot explains why e's items do not match r.
+func whyNot(d *Design, r read, e *Entity) string {
+	if !d.InIndex(e, r.index) {
+		pk, sk, _ := d.KeySchema(r.index)
+		for _, ka := range append(pk, sk...) {
+			if _, _, _, ok := e.ValueOf(ka.Name); !ok {
+				return fmt.Sprintf(": %s items have no %s, so they are not in it", e.Name, ka.Name)
+			}
+		}
+	}
+	var built []string
+	for _, c := range append(append([]Condition{}, r.pkConds...), r.skConds...) {
+		t, _, _, _ := e.ValueOf(c.Attr)
+		built = append(built, c.Attr+" as "+t.Text)
+	}
+	if len(built) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s builds %s)", e.Name, strings.Join(built, ", "))
+}

@@ -1,0 +1,128 @@
+package design
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Worksheet writes the design as Markdown in the seeds' worksheet layout
+// (../shared/seeds/004): the table and its indexes, the key table (each
+// entity's template per key attribute), and the access-pattern table (#,
+// access pattern, table or index key condition). It is generated from
+// the file, so the documentation cannot drift from the design.
+func Worksheet(w io.Writer, d *Design) error {
+	var b strings.Builder
+	t := d.Table
+	fmt.Fprintf(&b, "# %s\n\n", t.Name)
+	fmt.Fprintf(&b, "Table `%s`: partition key %s%s; %s.\n", t.Name, keyAttrsText(t.PartitionKey), sortText(t.SortKey), t.BillingMode)
+	for _, ix := range t.Indexes {
+		kind := "GSI"
+		pk := ix.PartitionKey
+		if ix.Local {
+			kind, pk = "LSI", t.PartitionKey
+		}
+		proj := ix.Projection
+		if proj == "INCLUDE" {
+			proj = "INCLUDE " + strings.Join(ix.Include, ", ")
+		}
+		fmt.Fprintf(&b, "%s `%s`: partition key %s%s; projection %s.\n", kind, ix.Name, keyAttrsText(pk), sortText(ix.SortKey), proj)
+	}
+	// Key columns: the table's key, then each index's, once each.
+	var cols []string
+	for _, ka := range slices.Concat(t.PartitionKey, t.SortKey) {
+		cols = appendOnce(cols, ka.Name)
+	}
+	for _, ix := range t.Indexes {
+		for _, ka := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+			cols = appendOnce(cols, ka.Name)
+		}
+	}
+	b.WriteString("\n## Entities\n\n| Entity | " + strings.Join(cols, " | ") + " |\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
+	for _, e := range d.Entities {
+		row := []string{e.Name}
+		for _, c := range cols {
+			tpl, k, _, ok := e.ValueOf(c)
+			switch {
+			case !ok:
+				row = append(row, "")
+			case k != nil && k.Sparse:
+				row = append(row, "`"+tpl.Text+"` (sparse)")
+			default:
+				row = append(row, "`"+tpl.Text+"`")
+			}
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	b.WriteString("\n## Access patterns\n\n| # | Access pattern | Table or index key condition |\n|---|---|---|\n")
+	for _, p := range d.Patterns {
+		desc := p.Description
+		if desc == "" {
+			desc = p.ID
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(patternText(p)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
+func keyAttrsText(ks []KeyAttr) string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = "`" + k.Name + "` (" + k.Type + ")"
+	}
+	return strings.Join(names, " + ")
+}
+
+func sortText(ks []KeyAttr) string {
+	if len(ks) == 0 {
+		return ""
+	}
+	return ", sort key " + keyAttrsText(ks)
+}
+
+// cell escapes a table cell's pipes.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// patternText renders a pattern as the worksheet's third column: where it
+// reads and its key condition, in the seed's words.
+func patternText(p *Pattern) string {
+	if p.Kind == "write" {
+		s := p.Operation + " " + p.Entity
+		if len(p.Updates) > 0 {
+			s += " (sets " + strings.Join(p.Updates, ", ") + ")"
+		}
+		return s
+	}
+	where := "Base table"
+	if p.Index != "" {
+		where = p.Index
+	}
+	if p.Operation == "Scan" {
+		return where + ": Scan"
+	}
+	parts := make([]string, len(p.Conditions))
+	for i, c := range p.Conditions {
+		switch c.Op {
+		case "begins_with":
+			parts[i] = fmt.Sprintf("%s begins with `%s`", c.Attr, c.Values[0])
+		case "between":
+			parts[i] = fmt.Sprintf("%s between `%s` and `%s`", c.Attr, c.Values[0], c.Values[1])
+		default:
+			parts[i] = fmt.Sprintf("%s %s `%s`", c.Attr, c.Op, c.Values[0])
+		}
+	}
+	s := where + ": " + strings.Join(parts, ", ")
+	if p.Order == "descending" {
+		s += ", descending"
+	}
+	return s
+}
