@@ -1,13 +1,29 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/spf13/cobra"
 
+	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/server"
+	"github.com/dynago/dynago/internal/storage/pebble"
 )
 
 func newDesignCommand(stdout io.Writer) *cobra.Command {
@@ -19,7 +35,7 @@ indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: README.md and
 schema/design.schema.json; examples in examples/.`,
 	}
-	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout))
+	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout))
 	return cmd
 }
 
@@ -110,4 +126,185 @@ func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {
 			return design.Worksheet(stdout, d)
 		},
 	}
+}
+
+type designRunOptions struct {
+	endpoint, table, format string
+	items                   int
+}
+
+func newDesignRunCommand(stdout io.Writer) *cobra.Command {
+	var o designRunOptions
+	cmd := &cobra.Command{
+		Use:   "run FILE",
+		Short: "Run every read pattern of a design against generated data",
+		Long: `Create the design's table in an in-process dynago (or at --endpoint, any
+DynamoDB endpoint, real DynamoDB included: the table must not exist there),
+write generated items for every entity (the same items on every run), and
+run every read pattern as a GetItem or Query. Each must return items, only
+of the entity types it declares, in its declared order. Prints one line per
+pattern with the read units it consumed; exits 1 if a pattern does not
+hold, or if the design does not pass check first.`,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDesign(cmd.Context(), o, args[0], stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.endpoint, "endpoint", "", "run against this DynamoDB endpoint instead of an in-process dynago (credentials and region from the AWS environment)")
+	f.StringVar(&o.table, "table", "", "the table name to create (default: the design's)")
+	f.IntVar(&o.items, "items", 6, "items to generate per entity, 1 to 1000")
+	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.format != "text" && o.format != "json" {
+		return usageError{fmt.Errorf("--format must be text or json, not %q", o.format)}
+	}
+	if o.items < 1 || o.items > 1000 {
+		return usageError{fmt.Errorf("--items must be from 1 to 1000")}
+	}
+	d, diags, err := design.Load(file)
+	if err != nil {
+		return err
+	}
+	if len(diags) == 0 {
+		diags = design.Check(d, design.Rules)
+	}
+	errs := 0
+	for _, dg := range diags {
+		if dg.Severity == design.Error {
+			fmt.Fprintln(stdout, dg)
+			errs++
+		}
+	}
+	if errs > 0 {
+		fmt.Fprintf(stdout, "%s: %d errors: run needs a design that passes check\n", file, errs)
+		return errFindings{errs}
+	}
+	endpoint, where := o.endpoint, o.endpoint
+	opts := dynamodb.Options{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("dynago", "dynago", "")}
+	if endpoint == "" {
+		ep, stop, err := inProcessServer()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		endpoint, where = ep, ep+" (in-process dynago)"
+	} else {
+		if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageError{fmt.Errorf("--endpoint must be an http(s) URL, not %q", endpoint)}
+		}
+		cfg, err := awsConfig(ctx)
+		if err != nil {
+			return err
+		}
+		opts = dynamodb.Options{Region: cfg.Region, Credentials: cfg.Credentials}
+	}
+	opts.BaseEndpoint = aws.String(endpoint)
+	results, err := design.Run(ctx, d, dynamodb.New(opts), design.RunOptions{TableName: o.table, ItemsPerEntity: o.items})
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range results {
+		if len(r.Problems) > 0 {
+			failed++
+		}
+	}
+	if o.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"file": file, "endpoint": endpoint, "patterns": results, "failed": failed}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s: table %s at %s, %d items per entity\n", file, cmpOr(o.table, d.Table.Name), where, o.items)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tread units\tresult")
+		for _, r := range results {
+			result := "ok"
+			if len(r.Problems) > 0 {
+				result = strings.Join(r.Problems, "; ")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%g\t%s\n", r.ID, r.Operation, cmpOr(r.Index, "-"), r.Items, typesText(r.Types), r.ConsumedCapacity, result)
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d read patterns, %d did not hold\n", len(results), failed)
+	}
+	if failed > 0 {
+		return errFindings{failed}
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// typesText summarizes the entity types of a result in order, runs of
+// one type collapsed: User, Order x5.
+func typesText(ts []string) string {
+	var parts []string
+	for i := 0; i < len(ts); {
+		j := i
+		for j < len(ts) && ts[j] == ts[i] {
+			j++
+		}
+		if j-i > 1 {
+			parts = append(parts, fmt.Sprintf("%s x%d", ts[i], j-i))
+		} else {
+			parts = append(parts, ts[i])
+		}
+		i = j
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// inProcessServer starts an in-memory dynago on a loopback port and
+// returns its endpoint and a function that stops it.
+func inProcessServer() (string, func(), error) {
+	store, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
+	if err != nil {
+		return "", nil, err
+	}
+	eng := engine.New(store, engine.Options{Logger: slog.New(slog.DiscardHandler)})
+	srv := server.New(eng, server.Options{Logger: slog.New(slog.DiscardHandler)})
+	srv.MarkReady()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		eng.Close()
+		store.Close()
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() {
+		hs.Close()
+		eng.Close()
+		store.Close()
+	}, nil
+}
+
+// awsConfig loads the AWS SDK's configuration from the environment (for
+// design run --endpoint), with us-east-1 when no region is set.
+func awsConfig(ctx context.Context) (aws.Config, error) {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return cfg, fmt.Errorf("AWS configuration: %w", err)
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return cfg, nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,65 @@ func TestDesignCommands(t *testing.T) {
 			}
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Errors != tc.jsonErrors || len(rep.Diagnostics) != tc.jsonErrors {
 				t.Errorf("%v: JSON %s (%v)", tc.args, out.String(), err)
+			}
+		}
+	}
+}
+
+// TestDesignRun: run creates the table in an in-process dynago, writes
+// generated items and runs every read pattern (JSON: each has items of
+// its declared types and consumed capacity); a design that fails check
+// is not run.
+func TestDesignRun(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"design", "run", "--format", "json", "../design/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Failed   int
+		Patterns []struct {
+			ID               string
+			Items            int
+			Types            []string
+			ConsumedCapacity float64
+			Problems         []string
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Failed != 0 || len(rep.Patterns) != 3 {
+		t.Fatalf("report %s (%v)", out.String(), err)
+	}
+	for _, p := range rep.Patterns {
+		if p.Items == 0 || p.ConsumedCapacity <= 0 || len(p.Problems) != 0 {
+			t.Errorf("pattern %+v", p)
+		}
+	}
+	if got := strings.Join(rep.Patterns[1].Types, ","); got != "User,Order,Order,Order" {
+		t.Errorf("user-orders (descending) returned %s, want the profile then the orders", got)
+	}
+	out.Reset()
+	if code := Main([]string{"design", "run", "../design/testdata/hotkeys.design.yaml"}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "3 errors: run needs a design that passes check") {
+		t.Fatalf("run of a failing design: exit %d, %s", code, out.String())
+	}
+	for _, args := range [][]string{{"design", "run", "--items", "0", "x"}, {"design", "run", "--endpoint", "localhost:8000", "../design/testdata/ok.design.yaml"}} {
+		if code := Main(args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestDesignExamples: every seed design in examples/ passes check (no
+// errors) and run (every read pattern holds) against an in-process
+// dynago.
+func TestDesignExamples(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.design.yaml")
+	if len(files) != 3 {
+		t.Fatalf("want the three seed designs, found %v", files)
+	}
+	for _, f := range files {
+		for _, cmd := range []string{"check", "run"} {
+			var out, errOut bytes.Buffer
+			if code := Main([]string{"design", cmd, f}, &out, &errOut); code != 0 {
+				t.Errorf("design %s %s: exit %d\n%s%s", cmd, f, code, out.String(), errOut.String())
 			}
 		}
 	}

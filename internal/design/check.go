@@ -112,21 +112,27 @@ func (d *Design) matchEntity(r read, e *Entity) match {
 	if !d.InIndex(e, r.index) {
 		return never
 	}
+	m := certainly
 	for _, c := range r.pkConds {
 		t, _, _, _ := e.ValueOf(c.Attr)
-		if c.Op != "=" || t.Shape() != c.Values[0].Shape() {
+		if c.Op != "=" {
 			return never
 		}
+		switch may, certain := Unify(c.Values[0], t, e); {
+		case !may:
+			return never
+		case !certain:
+			m = maybe
+		}
 	}
-	m := certainly
 	for _, c := range r.skConds {
 		t, _, _, _ := e.ValueOf(c.Attr)
 		switch c.Op {
 		case "=":
-			if t.Shape() != c.Values[0].Shape() {
+			switch may, certain := Unify(c.Values[0], t, e); {
+			case !may:
 				return never
-			}
-			if !t.Constant() {
+			case !certain || !t.Constant():
 				m = maybe
 			}
 		case "begins_with":

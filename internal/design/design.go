@@ -116,8 +116,9 @@ type Entity struct {
 type Key struct {
 	Attr     string
 	Template Template
-	// Shard, when set, appends #<shard> (0..Count-1, chosen by hashing
-	// By) to spread a hot key.
+	// Shard, when set, spreads a hot key over Count values: <shard>
+	// (0..Count-1, chosen by hashing By) where the template places it,
+	// else appended as #<shard>.
 	Shard *Shard
 	// Sparse says the key is meant to be absent from some items (those
 	// missing one of its variables).
@@ -231,7 +232,7 @@ func (d *Design) KeySchema(index string) (pk, sk []KeyAttr, ok bool) {
 func (e *Entity) ValueOf(name string) (t Template, k *Key, optional, ok bool) {
 	if k := e.Key(name); k != nil {
 		t = k.Template
-		if k.Shard != nil {
+		if k.Shard != nil && !t.Uses("shard") {
 			t, _ = ParseTemplate(t.Text + "#<shard>")
 		}
 		for _, v := range k.Template.Vars() {

@@ -38,8 +38,13 @@ written #Status in every expression, through ExpressionAttributeNames.`,
 				pass.Reportf(pos, Warning, "%s is a DynamoDB reserved word: expressions must name it through ExpressionAttributeNames (#%s)", name, name)
 			}
 		}
-		for _, ka := range slices.Concat(pkAttrs, skAttrs) {
+		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 			reserved(d.Table.Pos, ka.Name)
+		}
+		for _, ix := range d.Table.Indexes {
+			for _, ka := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+				reserved(ix.Pos, ka.Name)
+			}
 		}
 		for _, e := range d.Entities {
 			if size := d.ItemSize(e); size > maxItemSize {

@@ -34,6 +34,9 @@ existing entities and indexes.`,
 					pass.Reportf(k.Pos, Warning, "entity %s builds %s, which is no key of the table or of an index", e.Name, k.Attr)
 				}
 				for _, v := range k.Template.Vars() {
+					if v == "shard" && k.Shard != nil {
+						continue
+					}
 					if e.Attribute(v) == nil {
 						pass.Reportf(k.Pos, Error, "entity %s: %s uses <%s>, which is not one of its attributes", e.Name, k.Attr, v)
 					}

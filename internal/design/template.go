@@ -2,6 +2,7 @@ package design
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -169,6 +170,68 @@ func (t Template) MayStartWith(prefix Template) bool {
 // constant prefix.
 func (t Template) AlwaysStartsWith(prefix Template) bool {
 	return prefix.Constant() && strings.HasPrefix(t.Prefix(), prefix.Prefix())
+}
+
+// placeholder stands for a variable's value when one template's values
+// are matched against another's: no literal contains it.
+const placeholder = "\x00"
+
+// regexp returns a regular expression matching t's values, variables of
+// e's attributes restricted to their declared values (or a placeholder,
+// which stands for another template's variable).
+func (t Template) regexp(e *Entity) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, p := range t.Parts {
+		if p.Var == "" {
+			b.WriteString(regexp.QuoteMeta(p.Literal))
+			continue
+		}
+		var a *Attribute
+		if e != nil {
+			a = e.Attribute(p.Var)
+		}
+		if a != nil && len(a.Values) > 0 && p.Case == "" && p.Width == 0 {
+			alts := []string{regexp.QuoteMeta(placeholder)}
+			for _, v := range a.Values {
+				alts = append(alts, regexp.QuoteMeta(v))
+			}
+			b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+			continue
+		}
+		b.WriteString("(?s:.+)")
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}
+
+// withPlaceholders returns t's text with each variable a placeholder.
+func (t Template) withPlaceholders() string {
+	var b strings.Builder
+	for _, p := range t.Parts {
+		if p.Var != "" {
+			b.WriteString(placeholder)
+		} else {
+			b.WriteString(p.Literal)
+		}
+	}
+	return b.String()
+}
+
+// Unify says whether a value of the pattern template p can equal a value
+// of entity e's template t: certainly when they are written alike
+// (USER#<UserId> and USER#<UserId>), maybe when their literals and
+// variables can line up (STATUS#open#<shard> and STATUS#<Status>#<shard>
+// where open is one of Status's values; USER#<Email> and USER#<UserId>),
+// never otherwise.
+func Unify(p, t Template, e *Entity) (may, certain bool) {
+	if p.Text == t.Text {
+		return true, true
+	}
+	if t.regexp(e).MatchString(p.withPlaceholders()) || p.regexp(nil).MatchString(t.withPlaceholders()) {
+		return true, false
+	}
+	return false, false
 }
 
 // Render builds the value of t from vals (by variable name), applying

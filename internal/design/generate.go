@@ -1,0 +1,144 @@
+package design
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Item generation for `dynago design run`: deterministic items for every
+// entity, built from its attribute types and key templates, so that the
+// patterns have data to find.
+
+// genItem is one generated item: its attribute values (as text, with
+// their types) and the entity it belongs to.
+type genItem struct {
+	entity *Entity
+	// vals are the variables' values (attributes and <shard>), as text.
+	vals map[string]string
+	// attrs are the item's attributes: name → DynamoDB type and text.
+	attrs map[string]genValue
+}
+
+type genValue struct {
+	typ  string // S, N, B, BOOL, or L, M, SS, NS, BS, NULL (one element)
+	text string
+}
+
+// genBase is the first generated timestamp.
+var genBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// partitionVars are the variables of the table's partition key
+// templates: they take few values, shared by every entity, so that item
+// collections hold several items and several entity types.
+func (d *Design) partitionVars() map[string]bool {
+	vars := map[string]bool{}
+	for _, ka := range d.Table.PartitionKey {
+		for _, e := range d.Entities {
+			if k := e.Key(ka.Name); k != nil {
+				for _, v := range k.Template.Vars() {
+					vars[v] = true
+				}
+			}
+		}
+	}
+	return vars
+}
+
+// generate returns up to n items per entity: an item whose table key an
+// earlier one has (an entity keyed by a shared variable only, such as a
+// user's profile) is left out, so that every item returned is stored.
+func (d *Design) generate(n int) []genItem {
+	shared := d.partitionVars()
+	var items []genItem
+	seen := map[string]bool{}
+	for ei, e := range d.Entities {
+		for i := range n {
+			it := genItem{entity: e, vals: map[string]string{}, attrs: map[string]genValue{}}
+			for ai, a := range e.Attributes {
+				if a.Optional && (i+ai)%3 == 2 {
+					continue // some items go without it
+				}
+				v := genAttr(a, e, i, ei, shared[a.Name])
+				it.attrs[a.Name] = v
+				it.vals[a.Name] = v.text
+			}
+			for _, k := range e.Keys {
+				if k.Shard != nil {
+					it.vals["shard"] = strconv.Itoa(shardOf(it.vals[k.Shard.By], k.Shard.Count))
+				}
+			}
+			for _, k := range e.Keys {
+				t, _, _, _ := e.ValueOf(k.Attr)
+				s, err := t.Render(it.vals)
+				if err != nil {
+					continue // a variable is missing: the key is absent (sparse)
+				}
+				it.attrs[k.Attr] = genValue{typ: keyType(d, k.Attr), text: s}
+			}
+			if e.Discriminator != "" && e.DiscriminatorValue != "" {
+				it.attrs[e.Discriminator] = genValue{typ: "S", text: e.DiscriminatorValue}
+			}
+			if k := tableKeyOf(d, it.attrs); !seen[k] {
+				seen[k] = true
+				items = append(items, it)
+			}
+		}
+	}
+	return items
+}
+
+// shardOf picks a shard for value: FNV-1a, modulo count.
+func shardOf(value string, count int) int {
+	h := fnv.New32a()
+	h.Write([]byte(value))
+	return int(h.Sum32() % uint32(count))
+}
+
+// keyType returns a key attribute's declared type (S by default).
+func keyType(d *Design, attr string) string {
+	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
+	for _, ix := range d.Table.Indexes {
+		all = append(all, ix.PartitionKey...)
+		all = append(all, ix.SortKey...)
+	}
+	for _, ka := range all {
+		if ka.Name == attr {
+			return ka.Type
+		}
+	}
+	return "S"
+}
+
+// genAttr generates attribute a's value for the i-th item of entity
+// number ei; shared attributes (partition key variables) take one of
+// two values.
+func genAttr(a *Attribute, e *Entity, i, ei int, shared bool) genValue {
+	idx := i
+	if shared {
+		idx = i % 2
+	}
+	switch {
+	case len(a.Values) > 0:
+		return genValue{"S", a.Values[i%len(a.Values)]}
+	case a.Type == "timestamp":
+		return genValue{"S", genBase.Add(time.Duration(idx*60+ei) * time.Minute).Format(time.RFC3339)}
+	case a.Type == "N" || a.Type == "epoch":
+		if a.Type == "epoch" {
+			return genValue{"N", strconv.FormatInt(genBase.Unix()+int64(idx*3600+ei), 10)}
+		}
+		return genValue{"N", strconv.Itoa(idx + 1)}
+	case a.Type == "BOOL":
+		return genValue{"BOOL", strconv.FormatBool(idx%2 == 0)}
+	case a.Type == "B":
+		return genValue{"B", fmt.Sprintf("%s-%d", a.Name, idx)}
+	case slices.Contains([]string{"L", "M", "SS", "NS", "BS", "NULL"}, a.Type):
+		return genValue{a.Type, fmt.Sprintf("%s-%d", a.Name, idx)}
+	}
+	if shared {
+		return genValue{"S", fmt.Sprintf("%s-%d", a.Name, idx)}
+	}
+	return genValue{"S", fmt.Sprintf("%s-%s-%d", a.Name, e.Name, idx)}
+}

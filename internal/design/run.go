@@ -1,0 +1,387 @@
+package design
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// RunResult is what one read pattern did when run against real data.
+type RunResult struct {
+	ID        string `json:"id"`
+	Operation string `json:"operation"`
+	Index     string `json:"index,omitempty"`
+	// Bindings are the variable values the pattern ran with.
+	Bindings map[string]string `json:"bindings"`
+	// Items is how many items it returned, Types their entity types in
+	// the order they came.
+	Items int      `json:"items"`
+	Types []string `json:"types"`
+	// ConsumedCapacity is the read units DynamoDB reported, all pages.
+	ConsumedCapacity float64 `json:"consumedCapacity"`
+	// Problems are what did not hold: an unexpected entity type, the
+	// wrong order, no item found.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// TableName overrides the design's table name (for a shared
+	// endpoint).
+	TableName string
+	// ItemsPerEntity is how many items to generate for each entity
+	// (default 6).
+	ItemsPerEntity int
+}
+
+// Run creates the design's table through c (which must not exist yet),
+// writes generated items for every entity, and runs every read pattern
+// as a GetItem or Query, checking that it returns only the entity types
+// it declares, in its declared order. It returns one result per read
+// pattern; an error means the run itself failed (the table could not be
+// created, an item not written).
+func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) ([]RunResult, error) {
+	table := cmpOr(opts.TableName, d.Table.Name)
+	if err := createTable(ctx, d, c, table); err != nil {
+		return nil, err
+	}
+	items := d.generate(max(opts.ItemsPerEntity, 6))
+	// Items by table key, to tell which entity each returned item is.
+	owner := map[string]*Entity{}
+	for _, it := range items {
+		av := attributeValues(it)
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
+			return nil, fmt.Errorf("writing a generated %s item: %w", it.entity.Name, err)
+		}
+		owner[tableKeyOf(d, it.attrs)] = it.entity
+	}
+	var out []RunResult
+	for _, p := range d.Patterns {
+		if p.Kind != "read" {
+			continue
+		}
+		out = append(out, runPattern(ctx, d, c, table, p, items, owner))
+	}
+	return out, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// createTable creates the design's table and indexes and waits until it
+// is ACTIVE.
+func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) error {
+	defs := map[string]string{}
+	schema := func(pk, sk []KeyAttr) []types.KeySchemaElement {
+		var ks []types.KeySchemaElement
+		for _, k := range pk {
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeHash})
+			defs[k.Name] = k.Type
+		}
+		for _, k := range sk {
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeRange})
+			defs[k.Name] = k.Type
+		}
+		return ks
+	}
+	in := &dynamodb.CreateTableInput{TableName: aws.String(table), KeySchema: schema(d.Table.PartitionKey, d.Table.SortKey)}
+	provisioned := d.Table.BillingMode == "PROVISIONED"
+	throughput := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}
+	if provisioned {
+		in.ProvisionedThroughput = throughput
+	} else {
+		in.BillingMode = types.BillingModePayPerRequest
+	}
+	for _, ix := range d.Table.Indexes {
+		proj := &types.Projection{ProjectionType: types.ProjectionType(ix.Projection)}
+		if ix.Projection == "INCLUDE" {
+			proj.NonKeyAttributes = ix.Include
+		}
+		if ix.Local {
+			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, types.LocalSecondaryIndex{
+				IndexName: aws.String(ix.Name), KeySchema: schema(d.Table.PartitionKey, ix.SortKey), Projection: proj})
+			continue
+		}
+		g := types.GlobalSecondaryIndex{IndexName: aws.String(ix.Name), KeySchema: schema(ix.PartitionKey, ix.SortKey), Projection: proj}
+		if provisioned {
+			g.ProvisionedThroughput = throughput
+		}
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
+	}
+	names := make([]string, 0, len(defs))
+	for n := range defs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeType(defs[n])})
+	}
+	if _, err := c.CreateTable(ctx, in); err != nil {
+		return fmt.Errorf("creating table %s: %w", table, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 100 * time.Millisecond
+		o.MaxDelay = time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
+		return fmt.Errorf("waiting for table %s: %w", table, err)
+	}
+	return nil
+}
+
+// attributeValues converts a generated item.
+func attributeValues(it genItem) map[string]types.AttributeValue {
+	av := map[string]types.AttributeValue{}
+	for name, v := range it.attrs {
+		av[name] = toAV(v)
+	}
+	return av
+}
+
+func toAV(v genValue) types.AttributeValue {
+	switch v.typ {
+	case "N":
+		return &types.AttributeValueMemberN{Value: v.text}
+	case "B":
+		return &types.AttributeValueMemberB{Value: []byte(v.text)}
+	case "BOOL":
+		return &types.AttributeValueMemberBOOL{Value: v.text == "true"}
+	case "NULL":
+		return &types.AttributeValueMemberNULL{Value: true}
+	case "L":
+		return &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: v.text}}}
+	case "M":
+		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"value": &types.AttributeValueMemberS{Value: v.text}}}
+	case "SS":
+		return &types.AttributeValueMemberSS{Value: []string{v.text}}
+	case "NS":
+		return &types.AttributeValueMemberNS{Value: []string{"1"}}
+	case "BS":
+		return &types.AttributeValueMemberBS{Value: [][]byte{[]byte(v.text)}}
+	}
+	return &types.AttributeValueMemberS{Value: v.text}
+}
+
+// tableKeyOf returns an item's table key as text (generated attributes).
+func tableKeyOf(d *Design, attrs map[string]genValue) string {
+	var b strings.Builder
+	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+		b.WriteString(attrs[ka.Name].text)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// textOf returns a returned attribute value as text.
+func textOf(v types.AttributeValue) string {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberB:
+		return string(v.Value)
+	}
+	return ""
+}
+
+// runPattern binds p's variables from a generated item it should find,
+// runs it, and checks what comes back.
+func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string, p *Pattern, items []genItem, owner map[string]*Entity) RunResult {
+	res := RunResult{ID: p.ID, Operation: cmpOr(p.Operation, "Query"), Index: p.Index, Types: []string{}}
+	if p.Operation == "Scan" {
+		res.Problems = append(res.Problems, "a Scan: not run (design check reports it)")
+		return res
+	}
+	vals, ok := bindings(d, p, items)
+	if !ok {
+		res.Problems = append(res.Problems, "no generated item of "+strings.Join(p.Returns, ", ")+" has keys this pattern can find")
+		return res
+	}
+	res.Bindings = vals
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	key := map[string]types.AttributeValue{}
+	for i, cnd := range p.Conditions {
+		names[fmt.Sprintf("#k%d", i)] = cnd.Attr
+		typ := keyType(d, cnd.Attr)
+		var ops []string
+		for j, t := range cnd.Values {
+			text := renderBound(t, vals, j)
+			name := fmt.Sprintf(":v%d_%d", i, j)
+			values[name] = toAV(genValue{typ: typ, text: text})
+			ops = append(ops, name)
+			key[cnd.Attr] = values[name]
+		}
+		switch cnd.Op {
+		case "begins_with":
+			conds = append(conds, fmt.Sprintf("begins_with(#k%d, %s)", i, ops[0]))
+		case "between":
+			conds = append(conds, fmt.Sprintf("#k%d BETWEEN %s AND %s", i, ops[0], ops[1]))
+		default:
+			conds = append(conds, fmt.Sprintf("#k%d %s %s", i, cnd.Op, ops[0]))
+		}
+	}
+	var got []map[string]types.AttributeValue
+	if p.Operation == "GetItem" {
+		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		if err != nil {
+			res.Problems = append(res.Problems, "GetItem: "+err.Error())
+			return res
+		}
+		if out.ConsumedCapacity != nil {
+			res.ConsumedCapacity += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+		}
+		if out.Item != nil {
+			got = append(got, out.Item)
+		}
+	} else {
+		in := &dynamodb.QueryInput{
+			TableName: aws.String(table), KeyConditionExpression: aws.String(strings.Join(conds, " AND ")),
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+			ScanIndexForward: aws.Bool(p.Order != "descending"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		}
+		if p.Index != "" {
+			in.IndexName = aws.String(p.Index)
+		}
+		if p.PageSize > 0 {
+			in.Limit = aws.Int32(int32(p.PageSize))
+		}
+		for page := 0; page < 10; page++ {
+			out, err := c.Query(ctx, in)
+			if err != nil {
+				res.Problems = append(res.Problems, "Query: "+err.Error())
+				return res
+			}
+			if out.ConsumedCapacity != nil {
+				res.ConsumedCapacity += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+			}
+			got = append(got, out.Items...)
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	}
+	res.Items = len(got)
+	if len(got) == 0 {
+		res.Problems = append(res.Problems, "returned no item, though a generated item matches")
+	}
+	var unexpected []string
+	for _, it := range got {
+		var b strings.Builder
+		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+			b.WriteString(textOf(it[ka.Name]))
+			b.WriteByte(0)
+		}
+		e := owner[b.String()]
+		name := "?"
+		if e != nil {
+			name = e.Name
+		}
+		res.Types = append(res.Types, name)
+		if !slices.Contains(p.Returns, name) && !slices.Contains(unexpected, name) {
+			unexpected = append(unexpected, name)
+		}
+	}
+	if len(unexpected) > 0 {
+		res.Problems = append(res.Problems, "returned "+strings.Join(unexpected, ", ")+" items, which the pattern does not expect")
+	}
+	if msg := orderProblem(d, p, got); msg != "" {
+		res.Problems = append(res.Problems, msg)
+	}
+	return res
+}
+
+// renderBound renders a condition operand: variables the items do not
+// have (a range's <from> and <to>) take the lowest value for the first
+// operand and the highest for the second.
+func renderBound(t Template, vals map[string]string, operand int) string {
+	full := map[string]string{}
+	for k, v := range vals {
+		full[k] = v
+	}
+	for _, v := range t.Vars() {
+		if _, ok := full[v]; !ok {
+			if operand == 0 {
+				full[v] = ""
+			} else {
+				full[v] = "\U0010FFFF"
+			}
+		}
+	}
+	s, _ := t.Render(full)
+	return s
+}
+
+// bindings picks the variable values of a generated item that p should
+// find: an item of an entity it returns, in its index, whose key values
+// equal the pattern's equalities rendered with the item's values.
+func bindings(d *Design, p *Pattern, items []genItem) (map[string]string, bool) {
+	for _, it := range items {
+		if !slices.Contains(p.Returns, it.entity.Name) || !d.InIndex(it.entity, p.Index) {
+			continue
+		}
+		ok := true
+		for _, c := range p.Conditions {
+			av, has := it.attrs[c.Attr]
+			if !has {
+				ok = false
+				break
+			}
+			if c.Op == "=" {
+				s, err := c.Values[0].Render(it.vals)
+				ok = ok && err == nil && s == av.text
+			}
+		}
+		if ok {
+			return it.vals, true
+		}
+	}
+	return nil, false
+}
+
+// orderProblem checks that items came in p's order of the read index's
+// sort key.
+func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue) string {
+	_, sk, _ := d.KeySchema(p.Index)
+	if len(sk) == 0 {
+		return ""
+	}
+	attr := sk[0].Name
+	for i := 1; i < len(got); i++ {
+		a, b := textOf(got[i-1][attr]), textOf(got[i][attr])
+		c := strings.Compare(a, b)
+		if sk[0].Type == "N" {
+			fa, _ := strconv.ParseFloat(a, 64)
+			fb, _ := strconv.ParseFloat(b, 64)
+			c = cmpFloat(fa, fb)
+		}
+		if (p.Order == "descending" && c < 0) || (p.Order != "descending" && c > 0) {
+			return fmt.Sprintf("items %d and %d are out of %s order of %s (%q, %q)", i, i+1, cmpOr(p.Order, "ascending"), attr, a, b)
+		}
+	}
+	return ""
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
