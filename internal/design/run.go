@@ -1,6 +1,7 @@
 package design
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -367,21 +368,11 @@ func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue) 
 		if sk[0].Type == "N" {
 			fa, _ := strconv.ParseFloat(a, 64)
 			fb, _ := strconv.ParseFloat(b, 64)
-			c = cmpFloat(fa, fb)
+			c = cmp.Compare(fa, fb)
 		}
 		if (p.Order == "descending" && c < 0) || (p.Order != "descending" && c > 0) {
 			return fmt.Sprintf("items %d and %d are out of %s order of %s (%q, %q)", i, i+1, cmpOr(p.Order, "ascending"), attr, a, b)
 		}
 	}
 	return ""
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -2,6 +2,7 @@ package throttle
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -72,10 +73,10 @@ func (l *Limiter) grow(st *space, n int, now time.Time) {
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
 			pa, pb := st.partitions[a], st.partitions[b]
-			if c := cmpFloat(load(pb), load(pa)); c != 0 {
+			if c := cmp.Compare(load(pb), load(pa)); c != 0 {
 				return c
 			}
-			return cmpFloat(hashWidth(st, b), hashWidth(st, a))
+			return cmp.Compare(hashWidth(st, b), hashWidth(st, a))
 		})
 		split := false
 		for _, i := range order {
@@ -94,16 +95,6 @@ func (l *Limiter) grow(st *space, n int, now time.Time) {
 			return
 		}
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // bounds returns partition i's hash range [lo, hi) as 64-bit hashes
