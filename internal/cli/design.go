@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -29,7 +31,17 @@ import (
 func newDesignCommand(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "design",
-		Short: "Check a single-table design file and write its worksheet",
+		Short: "Check, document and run a single-table design file",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet or run)", args[0])}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.Help()
+			return usageError{fmt.Errorf("design needs a command: check, worksheet or run")}
+		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: README.md and
@@ -37,6 +49,17 @@ schema/design.schema.json; examples in examples/.`,
 	}
 	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout))
 	return cmd
+}
+
+// count writes n and a noun, plural unless n is 1.
+func count(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "y"):
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // errFindings makes check exit 1 after printing its findings.
@@ -98,7 +121,7 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 				for _, dg := range diags {
 					fmt.Fprintln(stdout, dg)
 				}
-				fmt.Fprintf(stdout, "%s: %d errors, %d warnings (%d entities, %d access patterns)\n", args[0], errs, warns, len(d.Entities), len(d.Patterns))
+				fmt.Fprintf(stdout, "%s: %s, %s (%s, %s)\n", args[0], count(errs, "error"), count(warns, "warning"), count(len(d.Entities), "entity"), count(len(d.Patterns), "access pattern"))
 			}
 			if errs > 0 {
 				return errFindings{errs}
@@ -131,7 +154,11 @@ func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {
 type designRunOptions struct {
 	endpoint, table, format string
 	items                   int
+	keep                    bool
 }
+
+// tableName is DynamoDB's table name rule.
+var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
 
 func newDesignRunCommand(stdout io.Writer) *cobra.Command {
 	var o designRunOptions
@@ -155,6 +182,7 @@ hold, or if the design does not pass check first.`,
 	f.StringVar(&o.table, "table", "", "the table name to create (default: the design's)")
 	f.IntVar(&o.items, "items", 6, "items to generate per entity, 1 to 1000")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.BoolVar(&o.keep, "keep", false, "with --endpoint, keep the table after the run (by default it is deleted)")
 	return cmd
 }
 
@@ -167,6 +195,9 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	}
 	if o.items < 1 || o.items > 1000 {
 		return usageError{fmt.Errorf("--items must be from 1 to 1000")}
+	}
+	if o.table != "" && !tableName.MatchString(o.table) {
+		return usageError{fmt.Errorf("--table %q: a table name has 3 to 255 letters, digits, '_', '-' or '.'", o.table)}
 	}
 	d, diags, err := design.Load(file)
 	if err != nil {
@@ -183,7 +214,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 		}
 	}
 	if errs > 0 {
-		fmt.Fprintf(stdout, "%s: %d errors: run needs a design that passes check\n", file, errs)
+		fmt.Fprintf(stdout, "%s: %s: run needs a design that passes check\n", file, count(errs, "error"))
 		return errFindings{errs}
 	}
 	endpoint, where := o.endpoint, o.endpoint
@@ -206,7 +237,17 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 		opts = dynamodb.Options{Region: cfg.Region, Credentials: cfg.Credentials}
 	}
 	opts.BaseEndpoint = aws.String(endpoint)
-	results, err := design.Run(ctx, d, dynamodb.New(opts), design.RunOptions{TableName: o.table, ItemsPerEntity: o.items})
+	// A request that gets no answer fails instead of hanging.
+	opts.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	client := dynamodb.New(opts)
+	table := cmpOr(o.table, d.Table.Name)
+	results, err := design.Run(ctx, d, client, design.RunOptions{TableName: table, ItemsPerEntity: o.items})
+	if o.endpoint != "" && !o.keep && !errors.Is(err, design.ErrTableExists) {
+		// Leave nothing behind at an endpoint that bills for it.
+		if _, derr := client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}); derr != nil && err == nil {
+			fmt.Fprintf(stdout, "note: could not delete table %s: %v\n", table, derr)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -223,7 +264,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "%s: table %s at %s, %d items per entity\n", file, cmpOr(o.table, d.Table.Name), where, o.items)
+		fmt.Fprintf(stdout, "%s: table %s at %s, up to %d items per entity\n", file, table, where, o.items)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tread units\tresult")
 		for _, r := range results {
@@ -267,6 +308,9 @@ func typesText(ts []string) string {
 	}
 	if len(parts) == 0 {
 		return "-"
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("... (%d items)", len(ts)))
 	}
 	return strings.Join(parts, ", ")
 }

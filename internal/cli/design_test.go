@@ -105,3 +105,31 @@ func TestDesignExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignRun_IntendedOrder: an unpadded number in a sort key passes
+// check with a warning, and run shows what it means: ISSUE#11 before
+// ISSUE#3. Ranges with free variables (SK < ISSUE#<upTo>) and a full-key
+// pattern (run as the inferred GetItem) run.
+func TestDesignRun_IntendedOrder(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main([]string{"design", "run", "--items", "12", "--format", "json", "../design/testdata/runorder.design.yaml"}, &out, &errOut)
+	var rep struct {
+		Failed   int
+		Patterns []struct {
+			ID, Operation string
+			Items         int
+			Problems      []string
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || code != 1 || rep.Failed != 3 || len(rep.Patterns) != 4 {
+		t.Fatalf("exit %d, %s (%v)", code, out.String(), err)
+	}
+	for _, p := range rep.Patterns[:3] {
+		if p.Items == 0 || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], `Issue SK "ISSUE#11" came before "ISSUE#3", out of the ascending order`) {
+			t.Errorf("pattern %+v", p)
+		}
+	}
+	if p := rep.Patterns[3]; p.Operation != "GetItem" || p.Items != 1 || len(p.Problems) != 0 {
+		t.Errorf("by-key: %+v", p)
+	}
+}

@@ -152,6 +152,8 @@ type Pattern struct {
 	// Conditions.
 	KeyCondition string
 	Conditions   []Condition
+	// KeyPos is where the key condition is written.
+	KeyPos Pos
 	// Returns are the entity types a read expects; Entity is the entity
 	// a write writes.
 	Returns []string
@@ -186,6 +188,32 @@ func (e *Entity) Key(name string) *Key {
 		}
 	}
 	return nil
+}
+
+// Operation returns the operation a read pattern runs: the declared one,
+// else GetItem when it reads the table with = on every key attribute,
+// else Query.
+func (d *Design) Operation(p *Pattern) string {
+	if p.Operation != "" {
+		return p.Operation
+	}
+	if p.Index == "" {
+		pk, sk, _ := d.KeySchema("")
+		all := true
+		for _, ka := range slices.Concat(pk, sk) {
+			n := 0
+			for _, c := range p.Conditions {
+				if c.Attr == ka.Name && c.Op == "=" {
+					n++
+				}
+			}
+			all = all && n == 1
+		}
+		if all && len(p.Conditions) == len(pk)+len(sk) {
+			return "GetItem"
+		}
+	}
+	return "Query"
 }
 
 // Entity returns the entity named name, or nil.

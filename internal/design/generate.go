@@ -30,18 +30,31 @@ type genValue struct {
 // genBase is the first generated timestamp.
 var genBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// partitionVars are the variables of the table's partition key
-// templates: they take few values, shared by every entity, so that item
-// collections hold several items and several entity types.
-func (d *Design) partitionVars() map[string]bool {
+// sharedVars are the variables that take few values, shared by every
+// entity: those of the table's partition key templates, so that item
+// collections hold several items and several entity types, and those
+// in the key templates of more than one entity, so that a child (a
+// comment) lands next to its parent (its issue).
+func (d *Design) sharedVars() map[string]bool {
 	vars := map[string]bool{}
-	for _, ka := range d.Table.PartitionKey {
-		for _, e := range d.Entities {
-			if k := e.Key(ka.Name); k != nil {
-				for _, v := range k.Template.Vars() {
+	users := map[string]int{}
+	for _, e := range d.Entities {
+		seen := map[string]bool{}
+		for _, k := range e.Keys {
+			for _, v := range k.Template.Vars() {
+				if !seen[v] {
+					seen[v] = true
+					users[v]++
+				}
+				if hasAttr(d.Table.PartitionKey, k.Attr) {
 					vars[v] = true
 				}
 			}
+		}
+	}
+	for v, n := range users {
+		if n > 1 {
+			vars[v] = true
 		}
 	}
 	return vars
@@ -51,7 +64,7 @@ func (d *Design) partitionVars() map[string]bool {
 // earlier one has (an entity keyed by a shared variable only, such as a
 // user's profile) is left out, so that every item returned is stored.
 func (d *Design) generate(n int) []genItem {
-	shared := d.partitionVars()
+	shared := d.sharedVars()
 	var items []genItem
 	seen := map[string]bool{}
 	for ei, e := range d.Entities {

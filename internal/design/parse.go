@@ -18,7 +18,11 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 	d := &Design{File: file}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		p.errorf(Pos{File: file, Line: 1, Col: 1}, "not YAML: %v", err)
+		line := 1
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		p.errorf(Pos{File: file, Line: line, Col: 1}, "not YAML: %v", strings.TrimPrefix(err.Error(), "yaml: "))
 		return d, p.diags
 	}
 	if len(doc.Content) == 0 {
@@ -50,13 +54,22 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 		if n.Kind != yaml.SequenceNode {
 			p.errorf(p.pos(n), "patterns is a list of access patterns")
 		} else {
+			ids := map[string]bool{}
 			for i, pn := range n.Content {
-				d.Patterns = append(d.Patterns, p.pattern(pn, i+1))
+				pt := p.pattern(pn, i+1)
+				if ids[pt.ID] {
+					p.errorf(pt.Pos, "pattern id %s is used twice", pt.ID)
+				}
+				ids[pt.ID] = true
+				d.Patterns = append(d.Patterns, pt)
 			}
 		}
 	}
 	return d, p.diags
 }
+
+// yamlLine finds the line number in a YAML parser error.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 type parser struct {
 	file  string
@@ -71,8 +84,17 @@ func (p *parser) errorf(pos Pos, format string, args ...any) {
 
 // mapping returns n's keys (reporting keys outside allowed, which must
 // be non-empty to check) and their value nodes.
+// deref follows a YAML alias (*name) to its anchor's node.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 16; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
 func (p *parser) mapping(n *yaml.Node, allowed ...string) map[string]*yaml.Node {
 	m := map[string]*yaml.Node{}
+	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		p.errorf(p.pos(n), "want a mapping (key: value lines) here")
 		return m
@@ -86,7 +108,7 @@ func (p *parser) mapping(n *yaml.Node, allowed ...string) map[string]*yaml.Node 
 		if _, dup := m[k.Value]; dup {
 			p.errorf(p.pos(k), "%q appears twice", k.Value)
 		}
-		m[k.Value] = n.Content[i+1]
+		m[k.Value] = deref(n.Content[i+1])
 	}
 	return m
 }
@@ -220,6 +242,44 @@ func (p *parser) table(n *yaml.Node, t *Table) {
 		}
 		for _, in := range ix.Content {
 			t.Indexes = append(t.Indexes, p.index(in))
+		}
+	}
+	p.checkIndexes(t)
+}
+
+// checkIndexes applies CreateTable's rules: unique index names, an LSI
+// only on a table with a sort key, an attribute once per key schema, and
+// one type per attribute across the table and its indexes.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
+func (p *parser) checkIndexes(t *Table) {
+	types := map[string]string{}
+	note := func(pos Pos, ka KeyAttr) {
+		if prev, ok := types[ka.Name]; ok && prev != ka.Type {
+			p.errorf(pos, "attribute %s is declared %s here and %s elsewhere: an attribute has one type in the table and every index", ka.Name, ka.Type, prev)
+			return
+		}
+		types[ka.Name] = ka.Type
+	}
+	for _, ka := range slices.Concat(t.PartitionKey, t.SortKey) {
+		note(t.Pos, ka)
+	}
+	names := map[string]bool{}
+	for _, ix := range t.Indexes {
+		if names[ix.Name] {
+			p.errorf(ix.Pos, "index name %s is used twice", ix.Name)
+		}
+		names[ix.Name] = true
+		if ix.Local && len(t.SortKey) == 0 {
+			p.errorf(ix.Pos, "index %s: a local index needs a table with a sort key", ix.Name)
+		}
+		seen := map[string]bool{}
+		for _, ka := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+			if seen[ka.Name] {
+				p.errorf(ix.Pos, "index %s uses %s twice in its key schema", ix.Name, ka.Name)
+			}
+			seen[ka.Name] = true
+			note(ix.Pos, ka)
 		}
 	}
 }
@@ -358,6 +418,7 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	}
 	pt.Index = p.str(m["index"], "index")
 	if kn := m["key"]; kn != nil {
+		pt.KeyPos = p.pos(kn)
 		pt.KeyCondition = p.str(kn, "key")
 		conds, err := ParseKeyCondition(pt.KeyCondition)
 		if err != nil {
@@ -375,12 +436,20 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
 		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
 	}
-	pt.PageSize = int(p.num(m["pageSize"], "pageSize"))
+	if pn := m["pageSize"]; pn != nil {
+		pt.PageSize = int(p.num(pn, "pageSize"))
+		if pt.PageSize < 1 {
+			p.errorf(p.pos(pn), "pattern %s: pageSize is a whole number of at least 1 (DynamoDB's Limit)", pt.ID)
+		}
+	}
 	if rn := m["rate"]; rn != nil {
 		rm := p.mapping(rn, "average", "peak")
 		pt.Rate = Rate{Average: p.num(rm["average"], "average rate"), Peak: p.num(rm["peak"], "peak rate")}
-		if pt.Rate.Peak < pt.Rate.Average {
+		switch {
+		case rm["peak"] == nil:
 			pt.Rate.Peak = pt.Rate.Average
+		case pt.Rate.Peak < pt.Rate.Average:
+			p.errorf(p.pos(rn), "pattern %s: the peak rate (%g) is below the average (%g)", pt.ID, pt.Rate.Peak, pt.Rate.Average)
 		}
 	}
 	if pt.Kind == "write" && pt.Entity == "" {

@@ -55,8 +55,8 @@ Without rates it warns only.`,
 
 // keyValues returns how many values a partition key of e takes (0:
 // many), and the key's text for messages.
-func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos) {
-	n, pos = 1, e.Pos
+func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos, shards int) {
+	n, pos, shards = 1, e.Pos, 1
 	var texts []string
 	for _, ka := range pk {
 		t, k, _, _ := e.ValueOf(ka.Name)
@@ -67,12 +67,13 @@ func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos) {
 		for _, v := range t.Vars() {
 			if v == "shard" && k != nil && k.Shard != nil {
 				n *= k.Shard.Count
+				shards *= k.Shard.Count
 				continue
 			}
 			a := e.Attribute(v)
 			switch {
 			case a == nil:
-				return 0, "", pos
+				return 0, "", pos, 1
 			case len(a.Values) > 0:
 				n *= len(a.Values)
 			case a.Cardinality > 0:
@@ -80,17 +81,17 @@ func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos) {
 			case a.Type == "BOOL":
 				n *= 2
 			default:
-				return 0, "", pos
+				return 0, "", pos, 1
 			}
 		}
 	}
-	return n, strings.Join(texts, ", "), pos
+	return n, strings.Join(texts, ", "), pos, shards
 }
 
 // checkHotWrites checks e's writes on index against the write limit.
 func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
 	d := pass.Design
-	values, text, pos := keyValues(e, pk)
+	values, text, pos, shards := keyValues(e, pk)
 	if values == 0 {
 		return
 	}
@@ -122,9 +123,13 @@ func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
 	if load <= partitionWriteUnits {
 		return
 	}
-	shards := int(math.Ceil(load / partitionWriteUnits))
-	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %g WCU) each value takes %g WCU a second, %.1f× the 1,000 WCU a partition serves: shard it into at least %d (shard: {count: %d, by: <an ID>}, and a read queries %d keys)",
-		what, valuesText(values), e.Name, peak, units, load, load/partitionWriteUnits, shards, shards, shards)
+	need := shards * int(math.Ceil(load/partitionWriteUnits))
+	fix := fmt.Sprintf("shard it into at least %d (shard: {count: %d, by: <an ID>}, and a read queries %d keys)", need, need, need)
+	if shards > 1 {
+		fix = fmt.Sprintf("raise its shard count from %d to at least %d (a read then queries %d keys)", shards, need, need)
+	}
+	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %g WCU) each value takes %g WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
+		what, valuesText(values), e.Name, peak, units, load, load/partitionWriteUnits, fix)
 }
 
 // checkHotReads checks a read pattern's load on the partition key value

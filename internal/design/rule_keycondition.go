@@ -28,7 +28,11 @@ table, by its full key. Every entity a pattern returns must be reachable.`,
 				continue
 			}
 			if p.Operation == "Scan" {
-				pass.Reportf(p.Pos, Error, "pattern %s is a Scan: it reads every item of %s; give it a key (an index whose partition key the pattern knows)", p.ID, indexLabel(p.Index))
+				if len(p.Conditions) > 0 {
+					pass.Reportf(p.Pos, Error, "pattern %s is a Scan: it reads every item of %s whatever its key; make it a Query (drop operation: Scan)", p.ID, indexLabel(p.Index))
+				} else {
+					pass.Reportf(p.Pos, Error, "pattern %s is a Scan: it reads every item of %s; give it a key (an index whose partition key the pattern knows)", p.ID, indexLabel(p.Index))
+				}
 				continue
 			}
 			r, ok := d.resolve(p)
@@ -43,18 +47,22 @@ table, by its full key. Every entity a pattern returns must be reachable.`,
 						n++
 					}
 				}
-				if n != 1 {
+				switch {
+				case n == 0:
 					bound = false
-					pass.Reportf(p.Pos, Error, "pattern %s needs a Scan: %s's partition key %s has no equality in %q", p.ID, indexLabel(r.index), ka.Name, p.KeyCondition)
+					pass.Reportf(p.KeyPos, Error, "pattern %s needs a Scan: %s's partition key %s has no equality in %q", p.ID, indexLabel(r.index), ka.Name, p.KeyCondition)
+				case n > 1:
+					bound = false
+					pass.Reportf(p.KeyPos, Error, "pattern %s has %d equalities on partition key %s; a Query takes one", p.ID, n, ka.Name)
 				}
 			}
 			for _, c := range r.pkConds {
 				if c.Op != "=" {
-					pass.Reportf(p.Pos, Error, "pattern %s: %s is %s's partition key; a Query needs = on it, not %s", p.ID, c.Attr, indexLabel(r.index), c.Op)
+					pass.Reportf(p.KeyPos, Error, "pattern %s: %s is %s's partition key; a Query needs = on it, not %s", p.ID, c.Attr, indexLabel(r.index), c.Op)
 				}
 			}
 			for _, c := range r.other {
-				pass.Reportf(p.Pos, Error, "pattern %s: %s is no key of %s, so %q needs a FilterExpression: the Query reads and pays for every item it drops", p.ID, c.Attr, indexLabel(r.index), c.String())
+				pass.Reportf(p.KeyPos, Error, "pattern %s: %s is no key of %s, so %q needs a FilterExpression: the Query reads and pays for every item it drops", p.ID, c.Attr, indexLabel(r.index), c.String())
 			}
 			checkSortConditions(pass, r)
 			if p.Operation == "GetItem" {
@@ -83,6 +91,20 @@ table, by its full key. Every entity a pattern returns must be reachable.`,
 // left prefix of the sort key attributes, the last any operator.
 func checkSortConditions(pass *Pass, r read) {
 	p := r.p
+	for _, c := range r.skConds {
+		typ := ""
+		for _, ka := range r.sk {
+			if ka.Name == c.Attr {
+				typ = ka.Type
+			}
+		}
+		switch {
+		case c.Op == "begins_with" && typ == "N":
+			pass.Reportf(p.KeyPos, Error, "pattern %s: begins_with takes a String or Binary sort key; %s is a Number (use between)", p.ID, c.Attr)
+		case c.Op == "between" && c.Values[0].Constant() && c.Values[1].Constant() && typ != "N" && c.Values[0].Text > c.Values[1].Text:
+			pass.Reportf(p.KeyPos, Error, "pattern %s: between %s and %s has its bounds reversed; DynamoDB refuses a lower bound above the upper", p.ID, c.Values[0], c.Values[1])
+		}
+	}
 	for i, ka := range r.sk {
 		var cs []Condition
 		for _, c := range r.skConds {

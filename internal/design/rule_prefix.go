@@ -5,6 +5,16 @@ import (
 	"strings"
 )
 
+// keysText renders e's table key templates.
+func keysText(d *Design, e *Entity) string {
+	var parts []string
+	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+		t, _, _, _ := e.ValueOf(ka.Name)
+		parts = append(parts, ka.Name+" = "+t.Text)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // PrefixIsolationRule finds entity types that leak into each other's
 // results: on one index, two entities whose partition keys are built
 // alike and one of whose sort keys starts with the other's literal
@@ -20,6 +30,9 @@ types it does not expect, and each pair of entities so placed.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		for _, r := range d.reads() {
+			if slices.ContainsFunc(r.p.Returns, func(n string) bool { return d.Entity(n) == nil }) {
+				continue // the templates rule reports the unknown entity
+			}
 			var leaks []string
 			for _, e := range d.Entities {
 				if !slices.Contains(r.p.Returns, e.Name) && d.matchEntity(r, e) == certainly {
@@ -28,6 +41,21 @@ types it does not expect, and each pair of entities so placed.`,
 			}
 			if len(leaks) > 0 {
 				pass.Reportf(r.p.Pos, Error, "pattern %s also returns %s items: %q matches their keys on %s; give each entity type its own sort-key prefix, or expect them (returns) and tell them apart", r.p.ID, strings.Join(leaks, ", "), r.p.KeyCondition, indexLabel(r.index))
+			}
+		}
+		// Entities whose items can have the same primary key: one
+		// overwrites the other.
+		for i, a := range d.Entities {
+			for _, b := range d.Entities[i+1:] {
+				same := len(d.Table.PartitionKey) > 0
+				for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+					ta, _, _, oka := a.ValueOf(ka.Name)
+					tb, _, _, okb := b.ValueOf(ka.Name)
+					same = same && oka && okb && ta.Shape() == tb.Shape()
+				}
+				if same {
+					pass.Reportf(b.Pos, Error, "%s and %s items are keyed alike (%s): items of the two with the same values have the same primary key, and one overwrites the other; give each its own sort-key prefix", a.Name, b.Name, keysText(d, b))
+				}
 			}
 		}
 		// Pairs of entities on each index.

@@ -1,6 +1,63 @@
 package design
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
+
+// keyTypes are the attribute types that fit a key attribute of each
+// type: an N key takes a number, a B key binary; an S key any text.
+var keyTypes = map[string][]string{"N": {"N", "epoch"}, "B": {"B"}, "S": {"S", "timestamp"}}
+
+// checkKeyTypes checks that e fills each key attribute with a value of
+// its type: a Number or Binary key only from one attribute of that type,
+// a String key not from one number or binary attribute alone.
+func checkKeyTypes(pass *Pass, e *Entity) {
+	d := pass.Design
+	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
+	for _, ix := range d.Table.Indexes {
+		all = append(all, ix.PartitionKey...)
+		all = append(all, ix.SortKey...)
+	}
+	done := map[string]bool{}
+	for _, ka := range all {
+		if done[ka.Name] {
+			continue
+		}
+		done[ka.Name] = true
+		t, k, _, ok := e.ValueOf(ka.Name)
+		if !ok {
+			continue
+		}
+		pos := e.Pos
+		if k != nil {
+			pos = k.Pos
+		} else if a := e.Attribute(ka.Name); a != nil {
+			pos = a.Pos
+		}
+		vars := t.Vars()
+		lone := len(t.Parts) == 1 && len(vars) == 1
+		switch {
+		case ka.Type != "S" && !lone:
+			pass.Reportf(pos, Error, "%s is a %s key, so %s must fill it from one %s attribute alone, not %s", ka.Name, typeName(ka.Type), e.Name, typeName(ka.Type), t)
+		case lone:
+			a := e.Attribute(vars[0])
+			if a != nil && !slices.Contains(keyTypes[ka.Type], a.Type) {
+				pass.Reportf(pos, Error, "%s is a %s key, but %s fills it from %s, which is %s", ka.Name, typeName(ka.Type), e.Name, a.Name, a.Type)
+			}
+		}
+	}
+}
+
+func typeName(t string) string {
+	switch t {
+	case "N":
+		return "Number"
+	case "B":
+		return "Binary"
+	}
+	return fmt.Sprintf("String (%s)", t)
+}
 
 // TemplatesRule checks that the design is whole: every entity has the
 // table's key, every template variable is one of its attributes, every
@@ -44,6 +101,26 @@ existing entities and indexes.`,
 				if k.Shard != nil && e.Attribute(k.Shard.By) == nil {
 					pass.Reportf(k.Pos, Error, "entity %s: %s is sharded by %s, which is not one of its attributes", e.Name, k.Attr, k.Shard.By)
 				}
+				for _, part := range k.Template.Parts {
+					if a := e.Attribute(part.Var); a != nil && part.Width > 0 && a.Type != "N" && a.Type != "epoch" {
+						pass.Reportf(k.Pos, Error, "entity %s: %s writes <%s:0%dd>, a fixed-width number, but %s is %s", e.Name, k.Attr, part.Var, part.Width, part.Var, a.Type)
+					}
+				}
+			}
+			checkKeyTypes(pass, e)
+		}
+		if ttl := d.Table.TTL; ttl != "" {
+			found := false
+			for _, e := range d.Entities {
+				if a := e.Attribute(ttl); a != nil {
+					found = true
+					if a.Type != "epoch" && a.Type != "N" {
+						pass.Reportf(a.Pos, Error, "%s is the table's TTL attribute, but %s declares it %s: DynamoDB expires only items whose TTL attribute is a Number of epoch seconds (declare it epoch)", ttl, e.Name, a.Type)
+					}
+				}
+			}
+			if !found {
+				pass.Reportf(d.Table.Pos, Warning, "the TTL attribute %s is no entity's attribute: no item will ever expire", ttl)
 			}
 		}
 		for _, p := range d.Patterns {

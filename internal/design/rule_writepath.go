@@ -25,6 +25,11 @@ no update at all: the item must be deleted and put again.`,
 			if e == nil {
 				continue
 			}
+			for _, u := range p.Updates {
+				if e.Attribute(u) == nil && e.Key(u) == nil && u != e.Discriminator {
+					pass.Reportf(p.Pos, Error, "pattern %s updates %s, which is neither an attribute nor a key of %s", p.ID, u, e.Name)
+				}
+			}
 			for _, k := range e.Keys {
 				var changed []string
 				for _, v := range k.Template.Vars() {

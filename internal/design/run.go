@@ -3,6 +3,7 @@ package design
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,6 +14,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
+
+// ErrTableExists is Run's error when the table is already there: Run
+// creates its own and never writes into an existing one.
+var ErrTableExists = errors.New("the table already exists")
 
 // RunResult is what one read pattern did when run against real data.
 type RunResult struct {
@@ -129,6 +134,10 @@ func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeType(defs[n])})
 	}
 	if _, err := c.CreateTable(ctx, in); err != nil {
+		var inUse *types.ResourceInUseException
+		if errors.As(err, &inUse) {
+			return fmt.Errorf("%w: %s (pick another name with --table)", ErrTableExists, table)
+		}
 		return fmt.Errorf("creating table %s: %w", table, err)
 	}
 	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
@@ -200,7 +209,8 @@ func textOf(v types.AttributeValue) string {
 // runPattern binds p's variables from a generated item it should find,
 // runs it, and checks what comes back.
 func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string, p *Pattern, items []genItem, owner map[string]*Entity) RunResult {
-	res := RunResult{ID: p.ID, Operation: cmpOr(p.Operation, "Query"), Index: p.Index, Types: []string{}}
+	op := d.Operation(p)
+	res := RunResult{ID: p.ID, Operation: op, Index: p.Index, Types: []string{}}
 	if p.Operation == "Scan" {
 		res.Problems = append(res.Problems, "a Scan: not run (design check reports it)")
 		return res
@@ -220,7 +230,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 		typ := keyType(d, cnd.Attr)
 		var ops []string
 		for j, t := range cnd.Values {
-			text := renderBound(t, vals, j)
+			text := renderBound(t, vals, cnd.Op, j, typ)
 			name := fmt.Sprintf(":v%d_%d", i, j)
 			values[name] = toAV(genValue{typ: typ, text: text})
 			ops = append(ops, name)
@@ -236,7 +246,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 		}
 	}
 	var got []map[string]types.AttributeValue
-	if p.Operation == "GetItem" {
+	if op == "GetItem" {
 		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 		if err != nil {
 			res.Problems = append(res.Problems, "GetItem: "+err.Error())
@@ -260,6 +270,8 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 		if p.PageSize > 0 {
 			in.Limit = aws.Int32(int32(p.PageSize))
 		}
+		// A pattern with a page size reads one page, as the application
+		// does; one without reads every page (at most ten).
 		for page := 0; page < 10; page++ {
 			out, err := c.Query(ctx, in)
 			if err != nil {
@@ -270,7 +282,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 				res.ConsumedCapacity += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
 			}
 			got = append(got, out.Items...)
-			if out.LastEvaluatedKey == nil {
+			if out.LastEvaluatedKey == nil || p.PageSize > 0 {
 				break
 			}
 			in.ExclusiveStartKey = out.LastEvaluatedKey
@@ -278,7 +290,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 	}
 	res.Items = len(got)
 	if len(got) == 0 {
-		res.Problems = append(res.Problems, "returned no item, though a generated item matches")
+		res.Problems = append(res.Problems, "returned no item, though it ran with the values of a generated item it should find")
 	}
 	var unexpected []string
 	for _, it := range got {
@@ -300,26 +312,44 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 	if len(unexpected) > 0 {
 		res.Problems = append(res.Problems, "returned "+strings.Join(unexpected, ", ")+" items, which the pattern does not expect")
 	}
-	if msg := orderProblem(d, p, got); msg != "" {
+	if msg := orderProblem(d, p, got, owner); msg != "" {
 		res.Problems = append(res.Problems, msg)
 	}
 	return res
 }
 
-// renderBound renders a condition operand: variables the items do not
-// have (a range's <from> and <to>) take the lowest value for the first
-// operand and the highest for the second.
-func renderBound(t Template, vals map[string]string, operand int) string {
+// itemEntity returns the entity of a returned item, by its table key.
+func itemEntity(d *Design, it map[string]types.AttributeValue, owner map[string]*Entity) *Entity {
+	var b strings.Builder
+	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+		b.WriteString(textOf(it[ka.Name]))
+		b.WriteByte(0)
+	}
+	return owner[b.String()]
+}
+
+// renderBound renders operand i of a condition with operator op on a
+// key of type typ. Variables the sample item does not have (a range's
+// <from> and <to>), and every variable of <, <=, > and >= (whose bound
+// must not exclude the sample item), take the lowest value on a lower
+// bound and the highest on an upper one.
+func renderBound(t Template, vals map[string]string, op string, i int, typ string) string {
+	high := op == "<" || op == "<=" || (op == "between" && i == 1)
+	low, hi := "", "\U0010FFFF"
+	if typ == "N" {
+		low, hi = "-9.9E+125", "9.9E+125"
+	}
 	full := map[string]string{}
-	for k, v := range vals {
-		full[k] = v
+	if op != "<" && op != "<=" && op != ">" && op != ">=" {
+		for k, v := range vals {
+			full[k] = v
+		}
 	}
 	for _, v := range t.Vars() {
 		if _, ok := full[v]; !ok {
-			if operand == 0 {
-				full[v] = ""
-			} else {
-				full[v] = "\U0010FFFF"
+			full[v] = low
+			if high {
+				full[v] = hi
 			}
 		}
 	}
@@ -354,25 +384,60 @@ func bindings(d *Design, p *Pattern, items []genItem) (map[string]string, bool) 
 	return nil, false
 }
 
-// orderProblem checks that items came in p's order of the read index's
-// sort key.
-func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue) string {
+// orderProblem checks that items of one entity came in the intended
+// order: the order of their sort key's variables by type (numbers by
+// value, times by time), ascending or descending as declared. A Query
+// returns the sort key's byte order; where that differs (ISSUE#10 before
+// ISSUE#2), the design's key does not sort as its pattern means.
+func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue, owner map[string]*Entity) string {
 	_, sk, _ := d.KeySchema(p.Index)
 	if len(sk) == 0 {
 		return ""
 	}
 	attr := sk[0].Name
 	for i := 1; i < len(got); i++ {
-		a, b := textOf(got[i-1][attr]), textOf(got[i][attr])
-		c := strings.Compare(a, b)
-		if sk[0].Type == "N" {
-			fa, _ := strconv.ParseFloat(a, 64)
-			fb, _ := strconv.ParseFloat(b, 64)
-			c = cmp.Compare(fa, fb)
+		ea, eb := itemEntity(d, got[i-1], owner), itemEntity(d, got[i], owner)
+		if ea == nil || ea != eb {
+			continue
 		}
-		if (p.Order == "descending" && c < 0) || (p.Order != "descending" && c > 0) {
-			return fmt.Sprintf("items %d and %d are out of %s order of %s (%q, %q)", i, i+1, cmpOr(p.Order, "ascending"), attr, a, b)
+		t, _, _, _ := ea.ValueOf(attr)
+		a, b := textOf(got[i-1][attr]), textOf(got[i][attr])
+		c, ok := compareIntended(ea, t, a, b, sk[0].Type)
+		if ok && ((p.Order == "descending" && c < 0) || (p.Order != "descending" && c > 0)) {
+			return fmt.Sprintf("%s %s %q came before %q, out of the %s order of its values: the key does not sort as the pattern means", ea.Name, attr, a, b, cmpOr(p.Order, "ascending"))
 		}
 	}
 	return ""
+}
+
+// compareIntended compares two values of template t by their variables'
+// types; ok is false when a value does not parse back.
+func compareIntended(e *Entity, t Template, a, b, keyType string) (int, bool) {
+	if keyType == "N" {
+		fa, erra := strconv.ParseFloat(a, 64)
+		fb, errb := strconv.ParseFloat(b, 64)
+		return cmp.Compare(fa, fb), erra == nil && errb == nil
+	}
+	va, oka := t.Parse(a)
+	vb, okb := t.Parse(b)
+	if !oka || !okb {
+		return 0, false
+	}
+	for _, v := range t.Vars() {
+		x, y := va[v], vb[v]
+		if a := e.Attribute(v); a != nil && (a.Type == "N" || a.Type == "epoch") {
+			fx, errx := strconv.ParseFloat(x, 64)
+			fy, erry := strconv.ParseFloat(y, 64)
+			if errx == nil && erry == nil {
+				if c := cmp.Compare(fx, fy); c != 0 {
+					return c, true
+				}
+				continue
+			}
+		}
+		if c := strings.Compare(x, y); c != 0 {
+			return c, true
+		}
+	}
+	return 0, true
 }

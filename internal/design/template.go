@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Template is a key value written in the seeds' notation: literal text
@@ -167,9 +168,34 @@ func (t Template) MayStartWith(prefix Template) bool {
 }
 
 // AlwaysStartsWith reports whether every value of t starts with the
-// constant prefix.
+// value of prefix given the same variable values: prefix's parts are t's
+// first parts (same literals, same variables and formats), its last
+// literal a prefix of t's literal there. So ISSUE#<Project>#<n:08d>#C
+// always starts with ISSUE#<Project>#.
 func (t Template) AlwaysStartsWith(prefix Template) bool {
-	return prefix.Constant() && strings.HasPrefix(t.Prefix(), prefix.Prefix())
+	if prefix.Constant() {
+		return strings.HasPrefix(t.Prefix(), prefix.Prefix())
+	}
+	pp := prefix.Parts
+	if len(pp) > len(t.Parts) {
+		return false
+	}
+	for i, p := range pp {
+		q := t.Parts[i]
+		switch {
+		case p.Var != "":
+			if p != q {
+				return false
+			}
+		case i == len(pp)-1:
+			if q.Var != "" || !strings.HasPrefix(q.Literal, p.Literal) {
+				return false
+			}
+		case p.Literal != q.Literal || q.Var != "":
+			return false
+		}
+	}
+	return true
 }
 
 // placeholder stands for a variable's value when one template's values
@@ -202,7 +228,7 @@ func (t Template) regexp(e *Entity) *regexp.Regexp {
 		b.WriteString("(?s:.+)")
 	}
 	b.WriteString("$")
-	return regexp.MustCompile(b.String())
+	return cachedRegexp(b.String())
 }
 
 // withPlaceholders returns t's text with each variable a placeholder.
@@ -232,6 +258,44 @@ func Unify(p, t Template, e *Entity) (may, certain bool) {
 		return true, false
 	}
 	return false, false
+}
+
+// Parse splits a value of t back into its variables' values (each
+// variable takes the shortest text that lets the rest match); ok is
+// false when the value is not one of t's.
+func (t Template) Parse(value string) (map[string]string, bool) {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, p := range t.Parts {
+		if p.Var == "" {
+			b.WriteString(regexp.QuoteMeta(p.Literal))
+		} else {
+			b.WriteString("(.*?)")
+		}
+	}
+	b.WriteString("$")
+	m := cachedRegexp(b.String()).FindStringSubmatch(value)
+	if m == nil {
+		return nil, false
+	}
+	out := map[string]string{}
+	for i, v := range t.Vars() {
+		out[v] = m[i+1]
+	}
+	return out, true
+}
+
+// regexps caches compiled expressions by source: checks match the same
+// templates many times.
+var regexps sync.Map // string → *regexp.Regexp
+
+func cachedRegexp(src string) *regexp.Regexp {
+	if re, ok := regexps.Load(src); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(src)
+	regexps.Store(src, re)
+	return re
 }
 
 // Render builds the value of t from vals (by variable name), applying

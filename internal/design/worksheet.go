@@ -89,8 +89,10 @@ func sortText(ks []KeyAttr) string {
 	return ", sort key " + keyAttrsText(ks)
 }
 
-// cell escapes a table cell's pipes.
-func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+// cell escapes a table cell's pipes and keeps it on one line.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
 
 // patternText renders a pattern as the worksheet's third column: where it
 // reads and its key condition, in the seed's words.
