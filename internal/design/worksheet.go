@@ -9,8 +9,9 @@ import (
 
 // Worksheet writes the design as Markdown in the seeds' worksheet layout
 // (../shared/seeds/004): the table and its indexes, the key table (each
-// entity's template per key attribute), and the access-pattern table (#,
-// access pattern, table or index key condition). It is generated from
+// entity's template per key attribute), which entities land in each
+// index, and the access-pattern table (#, access pattern, table or index
+// key condition). It is generated from
 // the file, so the documentation cannot drift from the design.
 func Worksheet(w io.Writer, d *Design) error {
 	var b strings.Builder
@@ -54,6 +55,34 @@ func Worksheet(w io.Writer, d *Design) error {
 			}
 		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	if len(t.Indexes) > 0 {
+		// Which entities land in each index, and the key values each
+		// writes there (several types sharing an attribute overload it).
+		b.WriteString("\n## Index membership\n\n| Index | Entities and their partition key there |\n|---|---|\n")
+		for _, ix := range t.Indexes {
+			pk, _, _ := d.KeySchema(ix.Name)
+			var in []string
+			for _, e := range d.Entities {
+				if !d.InIndex(e, ix.Name) {
+					continue
+				}
+				var keys []string
+				for _, ka := range pk {
+					tpl, k, _, _ := e.ValueOf(ka.Name)
+					s := "`" + tpl.Text + "`"
+					if k != nil && k.Sparse {
+						s += " (sparse)"
+					}
+					keys = append(keys, s)
+				}
+				in = append(in, e.Name+" "+strings.Join(keys, " + "))
+			}
+			if len(in) == 0 {
+				in = []string{"none"}
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", ix.Name, cell(strings.Join(in, "; ")))
+		}
 	}
 	b.WriteString("\n## Access patterns\n\n| # | Access pattern | Table or index key condition |\n|---|---|---|\n")
 	for _, p := range d.Patterns {
