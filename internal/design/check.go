@@ -156,7 +156,16 @@ func (d *Design) matchEntity(r read, e *Entity) match {
 				return never
 			}
 		default:
-			m = maybe
+			// <, <=, >, >=: a literal prefix that parts from the bound's
+			// before either ends settles it (PROFILE > ORDER#...).
+			a, b := t.Prefix(), c.Values[0].Prefix()
+			if a == "" || strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
+				m = maybe
+				break
+			}
+			if above := a > b; above != (c.Op == ">" || c.Op == ">=") {
+				return never
+			}
 		}
 	}
 	return m

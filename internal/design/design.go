@@ -58,6 +58,7 @@ type Table struct {
 	PartitionKey, SortKey []KeyAttr
 	BillingMode           string // PAY_PER_REQUEST (default) or PROVISIONED
 	TTL                   string // the TTL attribute, "" for none
+	TTLPos                Pos
 	Stream                string // the stream view type, "" for none
 	Indexes               []*Index
 	Pos                   Pos

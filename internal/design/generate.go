@@ -142,7 +142,9 @@ func genAttr(a *Attribute, e *Entity, i, ei int, shared bool) genValue {
 		if a.Type == "epoch" {
 			return genValue{"N", strconv.FormatInt(genBase.Unix()+int64(idx*3600+ei), 10)}
 		}
-		return genValue{"N", strconv.Itoa(idx + 1)}
+		// 8, 11, 14, ...: the first items already cross a digit
+		// boundary, where text order and number order part.
+		return genValue{"N", strconv.Itoa(idx*3 + 8)}
 	case a.Type == "BOOL":
 		return genValue{"BOOL", strconv.FormatBool(idx%2 == 0)}
 	case a.Type == "B":

@@ -231,6 +231,9 @@ func (p *parser) table(n *yaml.Node, t *Table) {
 		p.errorf(p.pos(m["billingMode"]), "billingMode is PAY_PER_REQUEST or PROVISIONED, not %q", t.BillingMode)
 	}
 	t.TTL = p.str(m["ttl"], "ttl")
+	if n := m["ttl"]; n != nil {
+		t.TTLPos = p.pos(n)
+	}
 	t.Stream = p.str(m["stream"], "stream")
 	if s := t.Stream; s != "" && !slices.Contains([]string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}, s) {
 		p.errorf(p.pos(m["stream"]), "stream is KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES, not %q", s)

@@ -123,12 +123,14 @@ func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
 	if load <= partitionWriteUnits {
 		return
 	}
-	need := shards * int(math.Ceil(load/partitionWriteUnits))
+	// The fewest shards that bring each value under the limit: the other
+	// variables' values stay, the shard count is what changes.
+	need := int(math.Ceil(units / partitionWriteUnits / float64(values/shards)))
 	fix := fmt.Sprintf("shard it into at least %d (shard: {count: %d, by: <an ID>}, and a read queries %d keys)", need, need, need)
 	if shards > 1 {
 		fix = fmt.Sprintf("raise its shard count from %d to at least %d (a read then queries %d keys)", shards, need, need)
 	}
-	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %g WCU) each value takes %g WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
+	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %.0f WCU) each value takes %.0f WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
 		what, valuesText(values), e.Name, peak, units, load, load/partitionWriteUnits, fix)
 }
 
@@ -177,7 +179,7 @@ func checkHotReads(pass *Pass, r read) {
 		return
 	}
 	shards := int(math.Ceil(load / partitionReadUnits))
-	pass.Reportf(r.p.Pos, Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %g RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
+	pass.Reportf(r.p.Pos, Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %.0f RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
 		r.p.ID, condText(r.pkConds), valuesText(values), r.p.Rate.Peak, units, load, load/partitionReadUnits, shards)
 }
 

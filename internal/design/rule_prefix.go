@@ -5,6 +5,49 @@ import (
 	"strings"
 )
 
+// mayCollide reports whether a value of ta (of entity a) can equal one
+// of tb (of b): both built alike, part for part, and no variable pair
+// whose declared values are disjoint (UP#<id> never equals FLAG#<id>).
+func mayCollide(ta Template, a *Entity, tb Template, b *Entity) bool {
+	if ta.Shape() != tb.Shape() {
+		return false
+	}
+	for i, pa := range ta.Parts {
+		pb := tb.Parts[i]
+		if pa.Var == "" {
+			continue
+		}
+		va, vb := declaredValues(a, pa), declaredValues(b, pb)
+		if va == nil || vb == nil {
+			continue
+		}
+		if !slices.ContainsFunc(va, func(v string) bool { return slices.Contains(vb, v) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// declaredValues returns the values a variable part writes, as
+// formatted, when its attribute declares them (nil: any).
+func declaredValues(e *Entity, p Part) []string {
+	a := e.Attribute(p.Var)
+	if a == nil || len(a.Values) == 0 {
+		return nil
+	}
+	out := make([]string, len(a.Values))
+	for i, v := range a.Values {
+		switch p.Case {
+		case "upper":
+			v = strings.ToUpper(v)
+		case "lower":
+			v = strings.ToLower(v)
+		}
+		out[i] = v
+	}
+	return out
+}
+
 // keysText renders e's table key templates.
 func keysText(d *Design, e *Entity) string {
 	var parts []string
@@ -16,17 +59,19 @@ func keysText(d *Design, e *Entity) string {
 }
 
 // PrefixIsolationRule finds entity types that leak into each other's
-// results: on one index, two entities whose partition keys are built
-// alike and one of whose sort keys starts with the other's literal
-// prefix (ORDER#<OrderId> and ORDER#<OrderId>#ITEM#<n>), so that a
-// begins_with query for one returns the other too.
+// results: a pattern whose key condition (a begins_with, a between, a
+// range) certainly also matches another entity's keys in the partition
+// it reads (ORDER#<OrderId> and ORDER#<OrderId>#ITEM#<n> under one
+// partition key, begins_with ORDER#), and entity types keyed alike,
+// whose items overwrite each other.
 var PrefixIsolationRule = &Rule{
 	Name: "prefix-isolation",
-	Doc: `A begins_with (or between) on a sort key returns every item whose sort key has
-that prefix. When one entity's sort-key prefix is a prefix of another's in
-the same item collection (ORDER# and ORDER#ITEM#), a query for one also
-returns the other. The rule reports each pattern that would return entity
-types it does not expect, and each pair of entities so placed.`,
+	Doc: `A begins_with (or between, or a range) on a sort key returns every item whose
+sort key falls in it. When one entity's sort-key prefix is a prefix of
+another's in the same item collection (ORDER# and ORDER#ITEM#), a query for
+one also returns the other. The rule reports each pattern that would
+return entity types it does not expect, and entity types whose items can
+have the same primary key (one overwrites the other).`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		for _, r := range d.reads() {
@@ -51,51 +96,13 @@ types it does not expect, and each pair of entities so placed.`,
 				for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 					ta, _, _, oka := a.ValueOf(ka.Name)
 					tb, _, _, okb := b.ValueOf(ka.Name)
-					same = same && oka && okb && ta.Shape() == tb.Shape()
+					same = same && oka && okb && mayCollide(ta, a, tb, b)
 				}
 				if same {
-					pass.Reportf(b.Pos, Error, "%s and %s items are keyed alike (%s): items of the two with the same values have the same primary key, and one overwrites the other; give each its own sort-key prefix", a.Name, b.Name, keysText(d, b))
+					pass.Reportf(b.Pos, Error, "%s (%s) and %s (%s) are keyed alike: items of the two with the same values have the same primary key, and one overwrites the other; give each its own sort-key prefix", a.Name, keysText(d, a), b.Name, keysText(d, b))
 				}
 			}
 		}
-		// Pairs of entities on each index.
-		indexes := []string{""}
-		for _, ix := range d.Table.Indexes {
-			indexes = append(indexes, ix.Name)
-		}
-		for _, index := range indexes {
-			pk, sk, _ := d.KeySchema(index)
-			if len(sk) == 0 || len(pk) != 1 {
-				continue
-			}
-			for i, a := range d.Entities {
-				for _, b := range d.Entities[i+1:] {
-					if !d.InIndex(a, index) || !d.InIndex(b, index) {
-						continue
-					}
-					pa, _, _, _ := a.ValueOf(pk[0].Name)
-					pb, _, _, _ := b.ValueOf(pk[0].Name)
-					if pa.Shape() != pb.Shape() {
-						continue
-					}
-					sa, ka, _, _ := a.ValueOf(sk[0].Name)
-					sb, kb, _, _ := b.ValueOf(sk[0].Name)
-					shorter, longer, at := sa, sb, kb
-					short, long := a, b
-					if len(sa.Prefix()) > len(sb.Prefix()) {
-						shorter, longer, at, short, long = sb, sa, ka, b, a
-					}
-					if shorter.Prefix() == "" || !strings.HasPrefix(longer.Prefix(), shorter.Prefix()) {
-						continue
-					}
-					pos := long.Pos
-					if at != nil {
-						pos = at.Pos
-					}
-					pass.Reportf(pos, Warning, "on %s, %s's %s %s starts with %s's prefix %q: begins_with %s returns %s items too",
-						indexLabel(index), long.Name, sk[0].Name, longer, short.Name, shorter.Prefix(), shorter.Prefix(), long.Name)
-				}
-			}
-		}
+
 	},
 }

@@ -40,7 +40,9 @@ func checkKeyTypes(pass *Pass, e *Entity) {
 		switch {
 		case ka.Type != "S" && !lone:
 			pass.Reportf(pos, Error, "%s is a %s key, so %s must fill it from one %s attribute alone, not %s", ka.Name, typeName(ka.Type), e.Name, typeName(ka.Type), t)
-		case lone:
+		case lone && (k == nil || ka.Type != "S"):
+			// An attribute used as the key itself must have the key's
+			// type; a template renders text for a String key.
 			a := e.Attribute(vars[0])
 			if a != nil && !slices.Contains(keyTypes[ka.Type], a.Type) {
 				pass.Reportf(pos, Error, "%s is a %s key, but %s fills it from %s, which is %s", ka.Name, typeName(ka.Type), e.Name, a.Name, a.Type)
@@ -120,7 +122,7 @@ existing entities and indexes.`,
 				}
 			}
 			if !found {
-				pass.Reportf(d.Table.Pos, Warning, "the TTL attribute %s is no entity's attribute: no item will ever expire", ttl)
+				pass.Reportf(d.Table.TTLPos, Warning, "the TTL attribute %s is no entity's attribute: no item will ever expire", ttl)
 			}
 		}
 		for _, p := range d.Patterns {

@@ -51,12 +51,14 @@ type RunOptions struct {
 // writes generated items for every entity, and runs every read pattern
 // as a GetItem or Query, checking that it returns only the entity types
 // it declares, in its declared order. It returns one result per read
-// pattern; an error means the run itself failed (the table could not be
-// created, an item not written).
-func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) ([]RunResult, error) {
+// pattern, and whether it created the table (so that the caller deletes
+// only a table it made); an error means the run itself failed (the
+// table could not be created, an item not written).
+func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) (results []RunResult, created bool, err error) {
 	table := cmpOr(opts.TableName, d.Table.Name)
-	if err := createTable(ctx, d, c, table); err != nil {
-		return nil, err
+	created, err = createTable(ctx, d, c, table)
+	if err != nil {
+		return nil, created, err
 	}
 	items := d.generate(max(opts.ItemsPerEntity, 6))
 	// Items by table key, to tell which entity each returned item is.
@@ -64,18 +66,17 @@ func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) ([
 	for _, it := range items {
 		av := attributeValues(it)
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
-			return nil, fmt.Errorf("writing a generated %s item: %w", it.entity.Name, err)
+			return nil, true, fmt.Errorf("writing a generated %s item: %w", it.entity.Name, err)
 		}
 		owner[tableKeyOf(d, it.attrs)] = it.entity
 	}
-	var out []RunResult
 	for _, p := range d.Patterns {
 		if p.Kind != "read" {
 			continue
 		}
-		out = append(out, runPattern(ctx, d, c, table, p, items, owner))
+		results = append(results, runPattern(ctx, d, c, table, p, items, owner))
 	}
-	return out, nil
+	return results, true, nil
 }
 
 func cmpOr(a, b string) string {
@@ -86,8 +87,8 @@ func cmpOr(a, b string) string {
 }
 
 // createTable creates the design's table and indexes and waits until it
-// is ACTIVE.
-func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) error {
+// is ACTIVE; created says CreateTable succeeded.
+func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
 	defs := map[string]string{}
 	schema := func(pk, sk []KeyAttr) []types.KeySchemaElement {
 		var ks []types.KeySchemaElement
@@ -136,18 +137,18 @@ func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 	if _, err := c.CreateTable(ctx, in); err != nil {
 		var inUse *types.ResourceInUseException
 		if errors.As(err, &inUse) {
-			return fmt.Errorf("%w: %s (pick another name with --table)", ErrTableExists, table)
+			return false, fmt.Errorf("%w: %s (pick another name with --table)", ErrTableExists, table)
 		}
-		return fmt.Errorf("creating table %s: %w", table, err)
+		return false, fmt.Errorf("creating table %s: %w", table, err)
 	}
 	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay = 100 * time.Millisecond
 		o.MaxDelay = time.Second
 	})
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
-		return fmt.Errorf("waiting for table %s: %w", table, err)
+		return true, fmt.Errorf("waiting for table %s: %w", table, err)
 	}
-	return nil
+	return true, nil
 }
 
 // attributeValues converts a generated item.
@@ -385,14 +386,15 @@ func bindings(d *Design, p *Pattern, items []genItem) (map[string]string, bool) 
 }
 
 // orderProblem checks that items of one entity came in the intended
-// order: the order of their sort key's variables by type (numbers by
-// value, times by time), ascending or descending as declared. A Query
+// order, when the pattern declares one: the order of their sort key's
+// variables by type (numbers by value, times by time), ascending or
+// descending. A Query
 // returns the sort key's byte order; where that differs (ISSUE#10 before
 // ISSUE#2), the design's key does not sort as its pattern means.
 func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue, owner map[string]*Entity) string {
 	_, sk, _ := d.KeySchema(p.Index)
-	if len(sk) == 0 {
-		return ""
+	if len(sk) == 0 || p.Order == "" {
+		return "" // no order declared, none intended
 	}
 	attr := sk[0].Name
 	for i := 1; i < len(got); i++ {
