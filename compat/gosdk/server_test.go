@@ -5,6 +5,7 @@ package gosdk
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -116,16 +118,35 @@ func (s *Server) Kill() {
 }
 
 // Client returns an aws-sdk-go-v2 DynamoDB client for the server, with
-// the SDK's default retry policy as applications have it. (With retries
-// off, Go SDK clients intermittently fail large responses with "use of
-// closed network connection" against any HTTP server, a known client-side
-// race: aws/aws-sdk-go-v2#2737; the default retryer absorbs it.)
+// the SDK's default retry policy as applications have it, over
+// sdkHTTPClient.
 func (s *Server) Client() *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		BaseEndpoint: aws.String(s.Endpoint),
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("dynago", "dynago", ""),
+		HTTPClient:   sdkHTTPClient,
 	})
+}
+
+// sdkHTTPClient is the SDK's default HTTP client with request bodies
+// reduced to an io.ReadCloser. Go SDK clients otherwise fail a response
+// now and then with "deserialization failed ... use of closed network
+// connection" against any HTTP server: smithy-go's body reader answers
+// io.EOF to net/http's WriteTo probe once the SDK has closed it, and
+// net/http then closes the connection mid-response (aws/aws-sdk-go-v2#2737;
+// bench/loadgen/client.go explains it in full). Under a loaded machine all
+// of the default retryer's four attempts can hit it.
+var sdkHTTPClient = noWriteToClient{awshttp.NewBuildableClient()}
+
+type noWriteToClient struct{ c *awshttp.BuildableClient }
+
+// Do sends r with its body's WriteTo hidden.
+func (n noWriteToClient) Do(r *http.Request) (*http.Response, error) {
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = struct{ io.ReadCloser }{r.Body}
+	}
+	return n.c.Do(r)
 }
 
 var ctx = context.Background()

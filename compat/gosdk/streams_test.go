@@ -24,6 +24,7 @@ func (s *Server) StreamsClient() *dynamodbstreams.Client {
 		BaseEndpoint: aws.String(s.Endpoint),
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("dynago", "dynago", ""),
+		HTTPClient:   sdkHTTPClient,
 	})
 }
 

@@ -26,7 +26,7 @@ import (
 func TestThrottle_ThroughGoSDK(t *testing.T) {
 	srv := StartServer(t, "--in-memory", "--throttle", "--capacity-scale", "100")
 	c := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(srv.Endpoint), Region: "us-east-1",
-		Credentials: srv.Client().Options().Credentials, RetryMaxAttempts: 1})
+		Credentials: srv.Client().Options().Credentials, RetryMaxAttempts: 1, HTTPClient: sdkHTTPClient})
 	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName: aws.String("orders"), BillingMode: types.BillingModePayPerRequest,
 		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
@@ -126,7 +126,7 @@ func TestThrottle_ThroughGoSDK(t *testing.T) {
 func TestSeed001_HotGSIAndInsights(t *testing.T) {
 	srv := StartServer(t, "--in-memory", "--throttle", "--capacity-scale", "100")
 	c := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(srv.Endpoint), Region: "us-east-1",
-		Credentials: srv.Client().Options().Credentials, RetryMaxAttempts: 1})
+		Credentials: srv.Client().Options().Credentials, RetryMaxAttempts: 1, HTTPClient: sdkHTTPClient})
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	key := func(names ...string) []types.KeySchemaElement {
 		ks := []types.KeySchemaElement{{AttributeName: aws.String(names[0]), KeyType: types.KeyTypeHash}}
