@@ -89,8 +89,8 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 --format json prints {"file", "diagnostics", "errors", "warnings"}.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			d, diags, err := design.Load(args[0])
 			if err != nil {
@@ -205,8 +205,8 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.format != "text" && o.format != "json" {
-		return usageError{fmt.Errorf("--format must be text or json, not %q", o.format)}
+	if err := checkFormat(o.format); err != nil {
+		return err
 	}
 	if o.items < 1 || o.items > 1000 {
 		return usageError{fmt.Errorf("--items must be from 1 to 1000")}

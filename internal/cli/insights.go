@@ -63,9 +63,10 @@ The same report is served as JSON at GET /insights?table=TABLE.`,
 }
 
 func runInsights(o insightsOptions, table string, stdout io.Writer) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
 	switch {
-	case o.format != "text" && o.format != "json":
-		return usageError{fmt.Errorf("--format must be text or json, not %q", o.format)}
 	case o.top < 1 || o.top > 100:
 		return usageError{fmt.Errorf("--top must be from 1 to 100")}
 	case o.window < 10*time.Second || o.window > 5*time.Minute:

@@ -14,6 +14,14 @@ import (
 // usageError marks errors in the command line itself (exit code 2).
 type usageError struct{ error }
 
+// checkFormat checks a --format flag: text or json.
+func checkFormat(format string) error {
+	if format != "text" && format != "json" {
+		return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+	}
+	return nil
+}
+
 // Main runs the command line with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{

@@ -41,14 +41,8 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 	if n := top["table"]; n != nil {
 		p.table(n, &d.Table)
 	}
-	if n := top["entities"]; n != nil {
-		if n.Kind != yaml.MappingNode {
-			p.errorf(p.pos(n), "entities is a mapping of entity name to entity")
-		} else {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				d.Entities = append(d.Entities, p.entity(n.Content[i], n.Content[i+1]))
-			}
-		}
+	for _, kv := range p.entries(top["entities"]) {
+		d.Entities = append(d.Entities, p.entity(kv[0], kv[1]))
 	}
 	if n := top["patterns"]; n != nil {
 		if n.Kind != yaml.SequenceNode {
@@ -111,6 +105,27 @@ func (p *parser) mapping(n *yaml.Node, allowed ...string) map[string]*yaml.Node 
 		m[k.Value] = deref(n.Content[i+1])
 	}
 	return m
+}
+
+// entries returns a mapping's key and value nodes in file order, values
+// dereferenced, each key once (mapping reports a repeated one); nil for
+// a missing node.
+func (p *parser) entries(n *yaml.Node) [][2]*yaml.Node {
+	if n == nil {
+		return nil
+	}
+	m := p.mapping(n)
+	n = deref(n)
+	var out [][2]*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if !seen[k.Value] {
+			seen[k.Value] = true
+			out = append(out, [2]*yaml.Node{k, m[k.Value]})
+		}
+	}
+	return out
 }
 
 func (p *parser) str(n *yaml.Node, what string) string {
@@ -332,25 +347,11 @@ func (p *parser) entity(name, n *yaml.Node) *Entity {
 			p.errorf(p.pos(dn), "discriminator is an attribute name, or {attribute: value}")
 		}
 	}
-	if an := m["attributes"]; an != nil {
-		am := p.mapping(an)
-		for i := 0; i+1 < len(an.Content); i += 2 {
-			k := an.Content[i]
-			if am[k.Value] != an.Content[i+1] {
-				continue
-			}
-			e.Attributes = append(e.Attributes, p.attribute(k, an.Content[i+1]))
-		}
+	for _, kv := range p.entries(m["attributes"]) {
+		e.Attributes = append(e.Attributes, p.attribute(kv[0], kv[1]))
 	}
-	if kn := m["keys"]; kn != nil {
-		km := p.mapping(kn)
-		for i := 0; i+1 < len(kn.Content); i += 2 {
-			k := kn.Content[i]
-			if km[k.Value] != kn.Content[i+1] {
-				continue
-			}
-			e.Keys = append(e.Keys, p.key(k, kn.Content[i+1]))
-		}
+	for _, kv := range p.entries(m["keys"]) {
+		e.Keys = append(e.Keys, p.key(kv[0], kv[1]))
 	}
 	return e
 }
