@@ -2,6 +2,7 @@ package insights
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -156,5 +157,37 @@ func TestNewWindow(t *testing.T) {
 		if got := NewWindow(now, tc.d, tc.notBefore).Seconds(); got != tc.want {
 			t.Errorf("NewWindow(12:00:25, %v, %v) = %v s, want %v", tc.d, tc.notBefore, got, tc.want)
 		}
+	}
+}
+
+// TestRecorder_Concurrent: events from many goroutines and reports
+// between them add up (run with -race).
+func TestRecorder_Concurrent(t *testing.T) {
+	var r Recorder
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				r.Record(t0, ev(fmt.Sprintf("K%d", i%50), "#s", g%2 == 0, 1, false))
+				r.Consumed(t0, Space{Table: 1}, true, 1)
+				if i%100 == 0 {
+					r.Top(Space{Table: 1}, NewWindow(t0, time.Minute, time.Time{}), 5)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	w := NewWindow(t0.Add(time.Second), time.Minute, time.Time{})
+	if _, write := r.Usage(Space{Table: 1}, w); write*w.Seconds() < 3999.999 || write*w.Seconds() > 4000.001 {
+		t.Fatalf("usage %v units, want 4000", write*w.Seconds())
+	}
+	var total float64
+	for _, c := range r.Top(Space{Table: 1}, w, 100).PartitionKeys {
+		total += (c.ReadUnits + c.WriteUnits) * w.Seconds()
+	}
+	if total < 3999 || total > 4001 {
+		t.Fatalf("partition keys add up to %v units, want 4000", total)
 	}
 }

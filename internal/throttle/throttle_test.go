@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"sync"
 	"testing"
 	"time"
 )
@@ -324,5 +325,34 @@ func BenchmarkAdmitCharge(b *testing.B) {
 		if _, ok := l.Admit(now, d); ok {
 			l.Charge(now, d)
 		}
+	}
+}
+
+// TestLimiter_Concurrent: admissions, charges, splits and reports from
+// many goroutines on one key space (run with -race).
+func TestLimiter_Concurrent(t *testing.T) {
+	l := New(Options{Scale: 100, HeatSplitAfter: time.Second})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			now := t0
+			for i := range 2000 {
+				d := []Demand{{Space: Space{Table: 1}, Settings: Settings{OnDemand: true}, Hash: 5, Key: key(5, fmt.Sprintf("SK#%04d", (i*31+g)%1000)), Write: true, Units: 1}}
+				if _, ok := l.Admit(now, d); ok {
+					l.Charge(now, d)
+				}
+				if i%500 == 0 {
+					l.Load(Space{Table: 1}, now.Add(-time.Minute), now)
+					l.PartitionCount(Space{Table: 1})
+				}
+				now = now.Add(5 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := l.PartitionCount(Space{Table: 1}); n < 4 {
+		t.Fatalf("%d partitions", n)
 	}
 }
