@@ -781,6 +781,30 @@ d = r["TableDescription"]
 assert "StreamSpecification" not in d and d["LatestStreamArn"] == environ["STREAM_ARN"], d
 ' update-table --table-name "$T" --stream-specification StreamEnabled=false
 
+# ------------------------------------------------------------------- Tags
+# tag-resource, list-tags-of-resource, untag-resource on the table's ARN.
+# Messages: docs/research-tags.md (live DynamoDB).
+ARN=$(ddb describe-table --table-name "$T" 2>/dev/null | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["Table"]["TableArn"])')
+export ARN
+if ddb tag-resource --resource-arn "$ARN" --tags Key=team,Value=core Key=env,Value=dev >/dev/null 2>"$TMP/err"; then
+  pass "tag-resource"
+else
+  fail "tag-resource" "$(cat "$TMP/err")"
+fi
+call_check "list-tags-of-resource: both tags, no NextToken" '
+assert r == {"Tags": [{"Key": "team", "Value": "core"}, {"Key": "env", "Value": "dev"}]}, r
+' list-tags-of-resource --resource-arn "$ARN"
+ddb untag-resource --resource-arn "$ARN" --tag-keys team absent >/dev/null 2>&1
+call_check "untag-resource removes team (and ignores a key the table lacks)" '
+assert r == {"Tags": [{"Key": "env", "Value": "dev"}]}, r
+' list-tags-of-resource --resource-arn "$ARN"
+expect_error "tag-resource with an aws: key -> ValidationException" ValidationException \
+  "Tag Key cannot be prefixed with aws:, Key: aws:x" tag-resource --resource-arn "$ARN" --tags Key=aws:x,Value=y
+expect_error "list-tags-of-resource on a table name -> ValidationException" ValidationException \
+  "ARNs must start with 'arn:': $T" list-tags-of-resource --resource-arn "$T"
+expect_error "list-tags-of-resource on a missing table -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found: ResourceArn: ${ARN}-nope not found" list-tags-of-resource --resource-arn "${ARN}-nope"
+
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming
 # the hot partition key. States, rule names and messages:

@@ -207,7 +207,8 @@ func FuzzServe(f *testing.F) {
 	mustOK(f, ts, "CreateTable", `{"TableName":"fuzzix","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"h","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}],"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"h","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
 	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateItem", "UpdateTable", "TransactWriteItems", "TransactGetItems", "UpdateTimeToLive", "DescribeTimeToLive",
 		"DynamoDBStreams_20120810.ListStreams", "DynamoDBStreams_20120810.DescribeStream", "DynamoDBStreams_20120810.GetShardIterator", "DynamoDBStreams_20120810.GetRecords",
-		"UpdateContributorInsights", "DescribeContributorInsights", "ListContributorInsights"}
+		"UpdateContributorInsights", "DescribeContributorInsights", "ListContributorInsights",
+		"TagResource", "UntagResource", "ListTagsOfResource"}
 	f.Add(uint8(0), []byte(`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"N":"1.5"}]}}}}}`))
 	f.Add(uint8(3), []byte(`{"TableName":"fuzz","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":"attribute_exists(m.x[0])","ExpressionAttributeValues":{":p":{"S":"a"},":a":{"N":"0"},":b":{"N":"9"}}}`))
 	f.Add(uint8(4), []byte(`{"TableName":"fuzz","Segment":1,"TotalSegments":3,"Limit":2}`))
@@ -226,6 +227,9 @@ func FuzzServe(f *testing.F) {
 	f.Add(uint8(21), []byte(`{"TableName":"fuzzix","IndexName":"gsi","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`))
 	f.Add(uint8(22), []byte(`{"TableName":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz"}`))
 	f.Add(uint8(23), []byte(`{"MaxResults":1,"NextToken":"ZnV6egA"}`))
+	f.Add(uint8(24), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","Tags":[{"Key":"a","Value":"b"}]}`))
+	f.Add(uint8(25), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","TagKeys":["a"]}`))
+	f.Add(uint8(26), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/index/x"}`))
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		name := ops[int(op)%len(ops)]
 		if name == "DeleteTable" && bytes.Contains(body, []byte("fuzz")) {

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Tagging: TagResource, UntagResource and ListTagsOfResource on a table's
+// ARN. Tags are applied at once (DynamoDB takes a second or two to show
+// them) and do not change the table's status.
+//
+// Messages: docs/research-tags.md, from live DynamoDB.
+
+// Tag limits beyond the member constraints.
+const (
+	maxTagsPerResource = 50
+	maxTagSetBytes     = 10240
+)
+
+// tagText is the character set DynamoDB accepts in tag keys and values:
+// letters of any script, digits, white space and + - = . _ : / @.
+var tagText = regexp.MustCompile(`^[\p{L}\p{N}\p{Z}\s+\-=._:/@]*$`)
+
+// resourceArnPattern is a DynamoDB ARN: region, account and resource.
+var resourceArnPattern = regexp.MustCompile(`^arn:[^:]*:([^:]*):([^:]*):([^:]*):(.*)$`)
+
+// taggedTable resolves a tagging request's ResourceArn to a table name,
+// with DynamoDB's answers for an ARN that is not one of this account's
+// and region's tables.
+func (e *Engine) taggedTable(ctx context.Context, arn string) (string, error) {
+	if !strings.HasPrefix(arn, "arn:") {
+		return "", ddberr.Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " + arn)
+	}
+	m := resourceArnPattern.FindStringSubmatch(arn)
+	if m == nil || m[1] != "dynamodb" {
+		return "", ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
+	}
+	region, account, resource := m[2], m[3], m[4]
+	name, rest, _ := strings.Cut(strings.TrimPrefix(resource, "table/"), "/")
+	switch {
+	case !strings.HasPrefix(resource, "table/"):
+		return "", ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
+	case strings.HasPrefix(rest, "index/"):
+		return "", ddberr.Validation("One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn)
+	case region != e.region(ctx):
+		return "", ddberr.Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn)
+	case account != e.opts.AccountID:
+		return "", ddberr.New(ddberr.AccessDeniedException, "Access is denied")
+	case rest != "":
+		// A stream ARN: dynago does not tag streams yet.
+		return "", tagResourceNotFound(arn)
+	}
+	return name, nil
+}
+
+func tagResourceNotFound(arn string) error {
+	return ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: ResourceArn: "+arn+" not found")
+}
+
+// checkTagKey applies the rules on a tag key (TagResource and
+// UntagResource).
+func checkTagKey(key string) error {
+	if strings.HasPrefix(strings.ToLower(key), "aws:") {
+		return ddberr.Validation("Tag Key cannot be prefixed with aws:, Key: " + key)
+	}
+	if !tagText.MatchString(key) {
+		return ddberr.Validation("The Tag Key provided is invalid, Key: " + key)
+	}
+	return nil
+}
+
+// TagResource adds tags to a table, replacing the values of keys it
+// already has. The tags are checked before the table is looked up; the
+// table may have at most 50 tags of 10,240 bytes in all.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
+func (e *Engine) TagResource(ctx context.Context, in *api.TagResourceInput) (api.EmptyOutput, error) {
+	arn := *in.ResourceArn
+	if len(in.Tags) == 0 {
+		return api.EmptyOutput{}, ddberr.Validation("Atleast one Tag needs to be provided as Input.")
+	}
+	seen := map[string]bool{}
+	for _, t := range in.Tags {
+		if err := checkTagKey(*t.Key); err != nil {
+			return api.EmptyOutput{}, err
+		}
+		if !tagText.MatchString(*t.Value) {
+			return api.EmptyOutput{}, ddberr.Validation("The Tag Value provided is invalid, Value: " + *t.Value)
+		}
+		if seen[*t.Key] {
+			return api.EmptyOutput{}, ddberr.Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found " + *t.Key)
+		}
+		seen[*t.Key] = true
+	}
+	name, err := e.taggedTable(ctx, arn)
+	if err != nil {
+		return api.EmptyOutput{}, err
+	}
+	err = e.changeTags(ctx, name, arn, func(t *catalog.Table) error {
+		for _, tag := range in.Tags {
+			i := tagIndex(t.Tags, *tag.Key)
+			if i < 0 {
+				t.Tags = append(t.Tags, catalog.Tag{Key: *tag.Key, Value: *tag.Value})
+			} else {
+				t.Tags[i].Value = *tag.Value
+			}
+		}
+		if len(t.Tags) > maxTagsPerResource {
+			return ddberr.Validation("Number of Tags exceed the current limit for the provided ResourceArn")
+		}
+		size := 0
+		for _, tag := range t.Tags {
+			size += len(tag.Key) + len(tag.Value)
+		}
+		if size > maxTagSetBytes {
+			return ddberr.Validation(fmt.Sprintf("Tag set size %d bytes is above max size limit of %d bytes", size, maxTagSetBytes))
+		}
+		return nil
+	}, true)
+	return api.EmptyOutput{}, err
+}
+
+// UntagResource removes tags from a table by key; keys it does not have
+// are ignored.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UntagResource.html
+func (e *Engine) UntagResource(ctx context.Context, in *api.UntagResourceInput) (api.EmptyOutput, error) {
+	arn := *in.ResourceArn
+	switch {
+	case len(in.TagKeys) == 0:
+		return api.EmptyOutput{}, ddberr.Validation("Atleast one Tag Key needs to be provided as Input.")
+	case len(in.TagKeys) > maxTagsPerResource:
+		return api.EmptyOutput{}, ddberr.Validation("Number of Tags exceed the current limit for the provided ResourceArn")
+	}
+	for _, k := range in.TagKeys {
+		if err := checkTagKey(k); err != nil {
+			return api.EmptyOutput{}, err
+		}
+	}
+	name, err := e.taggedTable(ctx, arn)
+	if err != nil {
+		return api.EmptyOutput{}, err
+	}
+	err = e.changeTags(ctx, name, arn, func(t *catalog.Table) error {
+		for _, k := range in.TagKeys {
+			if i := tagIndex(t.Tags, k); i >= 0 {
+				t.Tags = append(t.Tags[:i], t.Tags[i+1:]...)
+			}
+		}
+		return nil
+	}, false)
+	return api.EmptyOutput{}, err
+}
+
+// ListTagsOfResource returns a table's tags, all in one page ([] when it
+// has none). DynamoDB neither pages them nor reads NextToken.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTagsOfResource.html
+func (e *Engine) ListTagsOfResource(ctx context.Context, in *api.ListTagsOfResourceInput) (*api.ListTagsOfResourceOutput, error) {
+	arn := *in.ResourceArn
+	name, err := e.taggedTable(ctx, arn)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.ListTagsOfResourceOutput{Tags: [][2]string{}}
+	err = e.read(ctx, func(tx storage.Txn) error {
+		t, err := e.lookup(tx, name)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return tagResourceNotFound(arn)
+		}
+		if err != nil {
+			return err
+		}
+		for _, tag := range t.Tags {
+			out.Tags = append(out.Tags, [2]string{tag.Key, tag.Value})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// changeTags applies change to the stored table named name; creating
+// says whether a table still CREATING refuses it (TagResource does).
+func (e *Engine) changeTags(ctx context.Context, name, arn string, change func(*catalog.Table) error, creating bool) error {
+	return e.update(ctx, func(tx storage.Txn) error {
+		t, err := tableToChange(tx, name)
+		if ddberr.Is(err, ddberr.ResourceNotFoundException) {
+			return tagResourceNotFound(arn)
+		}
+		if err != nil {
+			return err
+		}
+		if creating && t.Status(e.opts.Now()) == catalog.StatusCreating {
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
+		}
+		if err := change(t); err != nil {
+			return err
+		}
+		return catalog.Put(tx, t)
+	})
+}
+
+func tagIndex(tags []catalog.Tag, key string) int {
+	for i, t := range tags {
+		if t.Key == key {
+			return i
+		}
+	}
+	return -1
+}
