@@ -149,6 +149,7 @@ KS_PK_SK='[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyTyp
 AD_PK_SK='[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}]'
 
 T="compat-cli-$RUN"
+export EP
 USER_ID="u-$RUN"
 PK="USER#$USER_ID"
 export T PK
@@ -804,6 +805,37 @@ expect_error "list-tags-of-resource on a table name -> ValidationException" Vali
   "ARNs must start with 'arn:': $T" list-tags-of-resource --resource-arn "$T"
 expect_error "list-tags-of-resource on a missing table -> ResourceNotFoundException" ResourceNotFoundException \
   "Requested resource not found: ResourceArn: ${ARN}-nope not found" list-tags-of-resource --resource-arn "${ARN}-nope"
+
+# --------------------------------------------------------- Control plane
+# What Terraform and GUIs call after CreateTable: limits, endpoints,
+# continuous backups, Kinesis destinations. docs/research-control-plane.md.
+call_check "describe-limits: DynamoDB's default quotas" '
+assert r == {"AccountMaxReadCapacityUnits": 80000, "AccountMaxWriteCapacityUnits": 80000,
+             "TableMaxReadCapacityUnits": 40000, "TableMaxWriteCapacityUnits": 40000}, r
+' describe-limits
+call_check "describe-endpoints: this server, cached a day" '
+from urllib.parse import urlparse
+assert r == {"Endpoints": [{"Address": urlparse(environ["EP"]).netloc, "CachePeriodInMinutes": 1440}]}, r
+' describe-endpoints
+call_check "describe-continuous-backups: PITR off" '
+assert r == {"ContinuousBackupsDescription": {"ContinuousBackupsStatus": "ENABLED",
+             "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"}}}, r
+' describe-continuous-backups --table-name "$T"
+call_check "update-continuous-backups enables PITR: 35 days" '
+d = r["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+assert d["PointInTimeRecoveryStatus"] == "ENABLED" and d["RecoveryPeriodInDays"] == 35, d
+assert d["EarliestRestorableDateTime"] <= d["LatestRestorableDateTime"], d
+' update-continuous-backups --table-name "$T" --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true
+expect_error "update-continuous-backups disabling with a period -> ValidationException" ValidationException \
+  "Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery." \
+  update-continuous-backups --table-name "$T" --point-in-time-recovery-specification PointInTimeRecoveryEnabled=false,RecoveryPeriodInDays=7
+expect_error "describe-continuous-backups on a missing table -> TableNotFoundException" TableNotFoundException \
+  "Table not found: $T-nope" describe-continuous-backups --table-name "$T-nope"
+call_check "describe-kinesis-streaming-destination: none" '
+assert r == {"TableName": environ["T"], "KinesisDataStreamDestinations": []}, r
+' describe-kinesis-streaming-destination --table-name "$T"
+expect_error "describe-table-replica-auto-scaling on a regional table -> ResourceNotFoundException" ResourceNotFoundException \
+  "Global table with name: '$T' does not exist." describe-table-replica-auto-scaling --table-name "$T"
 
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming

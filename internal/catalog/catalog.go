@@ -85,6 +85,9 @@ type Table struct {
 	// Insights is the table's Contributor Insights setting; nil when
 	// never set.
 	Insights *Insights `json:"insights,omitempty"`
+	// PITR is the table's point-in-time recovery setting; nil when never
+	// enabled.
+	PITR *PITR `json:"pitr,omitempty"`
 	// LastIndex is the last index number allocated in this table: index
 	// numbers name key spaces (keycodec.Space.Index) and are never reused,
 	// so an index re-created under an old name never sees old entries.
@@ -179,6 +182,18 @@ func (in *Insights) Status(now time.Time) string {
 		return Disabled
 	}
 	return in.status(now)
+}
+
+// PITR is a table's point-in-time recovery (continuous backups) setting.
+// dynago stores and reports it; restoring is not implemented.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PointInTimeRecoveryDescription.html
+type PITR struct {
+	Enabled bool `json:"on"`
+	// RecoveryPeriodInDays is 1 to 35 (35 by default).
+	RecoveryPeriodInDays int64 `json:"days,omitempty"`
+	// EnabledAt is when it was last enabled (Unix ns).
+	EnabledAt int64 `json:"at,omitempty"`
 }
 
 // Projection types.

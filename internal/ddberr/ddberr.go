@@ -48,6 +48,8 @@ const (
 	TransactionInProgressException           Code = "TransactionInProgressException"
 	IdempotentParameterMismatchException     Code = "IdempotentParameterMismatchException"
 	InternalServerError                      Code = "InternalServerError"
+	TableNotFoundException                   Code = "TableNotFoundException"
+	ContinuousBackupsUnavailableException    Code = "ContinuousBackupsUnavailableException"
 	// ExpiredIteratorException and TrimmedDataAccessException are DynamoDB
 	// Streams errors.
 	ExpiredIteratorException   Code = "ExpiredIteratorException"
@@ -98,6 +100,8 @@ var catalog = map[Code]entry{
 	TransactionConflictException:             {nsDynamo, 400},
 	TransactionInProgressException:           {nsDynamo, 400},
 	IdempotentParameterMismatchException:     {nsDynamo, 400},
+	TableNotFoundException:                   {nsDynamo, 400},
+	ContinuousBackupsUnavailableException:    {nsDynamo, 400},
 	InternalServerError:                      {nsDynamo, 500},
 	ServiceUnavailable:                       {nsAvail, 503},
 }

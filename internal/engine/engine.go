@@ -276,6 +276,14 @@ func WithRegion(ctx context.Context, region string) context.Context {
 	return context.WithValue(ctx, regionKey{}, region)
 }
 
+type hostKey struct{}
+
+// WithHost returns a context carrying the host (and port) the request
+// was sent to; DescribeEndpoints answers with it.
+func WithHost(ctx context.Context, host string) context.Context {
+	return context.WithValue(ctx, hostKey{}, host)
+}
+
 func (e *Engine) region(ctx context.Context) string {
 	if r, ok := ctx.Value(regionKey{}).(string); ok && r != "" {
 		return r

@@ -185,7 +185,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 	if err != nil {
 		return opName, 0, err
 	}
-	ctx := engine.WithRegion(r.Context(), region)
+	ctx := engine.WithHost(engine.WithRegion(r.Context(), region), r.Host)
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "op", opName, "panic", p)

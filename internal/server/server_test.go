@@ -208,7 +208,8 @@ func FuzzServe(f *testing.F) {
 	ops := []string{"PutItem", "GetItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateItem", "UpdateTable", "TransactWriteItems", "TransactGetItems", "UpdateTimeToLive", "DescribeTimeToLive",
 		"DynamoDBStreams_20120810.ListStreams", "DynamoDBStreams_20120810.DescribeStream", "DynamoDBStreams_20120810.GetShardIterator", "DynamoDBStreams_20120810.GetRecords",
 		"UpdateContributorInsights", "DescribeContributorInsights", "ListContributorInsights",
-		"TagResource", "UntagResource", "ListTagsOfResource"}
+		"TagResource", "UntagResource", "ListTagsOfResource",
+		"DescribeLimits", "DescribeEndpoints", "DescribeContinuousBackups", "UpdateContinuousBackups", "DescribeKinesisStreamingDestination", "DescribeTableReplicaAutoScaling"}
 	f.Add(uint8(0), []byte(`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"N":"1.5"}]}}}}}`))
 	f.Add(uint8(3), []byte(`{"TableName":"fuzz","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":"attribute_exists(m.x[0])","ExpressionAttributeValues":{":p":{"S":"a"},":a":{"N":"0"},":b":{"N":"9"}}}`))
 	f.Add(uint8(4), []byte(`{"TableName":"fuzz","Segment":1,"TotalSegments":3,"Limit":2}`))
@@ -230,6 +231,7 @@ func FuzzServe(f *testing.F) {
 	f.Add(uint8(24), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","Tags":[{"Key":"a","Value":"b"}]}`))
 	f.Add(uint8(25), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","TagKeys":["a"]}`))
 	f.Add(uint8(26), []byte(`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/index/x"}`))
+	f.Add(uint8(30), []byte(`{"TableName":"fuzz","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}`))
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		name := ops[int(op)%len(ops)]
 		if name == "DeleteTable" && bytes.Contains(body, []byte("fuzz")) {

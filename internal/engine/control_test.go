@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/api"
+)
+
+// TestControlPlane: DescribeLimits, DescribeEndpoints, continuous
+// backups, Kinesis destinations and replica auto scaling answer as
+// DynamoDB does (docs/research-control-plane.md, live probes).
+func TestControlPlane(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	secs := func(d time.Duration) string {
+		return strconv.FormatFloat(epochSeconds(clock.Now().Add(d).UnixNano()), 'f', -1, 64)
+	}
+	enabledAt := secs(0)
+	type step struct {
+		op, body, want string
+		advance        time.Duration
+	}
+	steps := []step{
+		{"limits", `{}`, `{"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,"TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000}`, 0},
+		{"endpoints", `{}`, `{"Endpoints":[{"Address":"dynamodb.us-east-1.amazonaws.com","CachePeriodInMinutes":1440}]}`, 0},
+		{"describe-backups", `{"TableName":"accounts"}`, `{"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED","PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"DISABLED"}}}`, 0},
+		{"update-backups", `{"TableName":"accounts","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`, `{"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED","PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"ENABLED","RecoveryPeriodInDays":35,"EarliestRestorableDateTime":` + enabledAt + `,"LatestRestorableDateTime":` + enabledAt + `}}}`, 10 * time.Minute},
+		// Latest trails now by five minutes; enabling again keeps the start.
+		{"update-backups", `{"TableName":"arn:aws:dynamodb:us-east-1:000000000000:table/accounts","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}`, `{"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED","PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"ENABLED","RecoveryPeriodInDays":7,"EarliestRestorableDateTime":` + enabledAt + `,"LatestRestorableDateTime":` + secs(5*time.Minute) + `}}}`, 0},
+		{"update-backups", `{"TableName":"accounts","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false,"RecoveryPeriodInDays":7}}`, `ValidationException: Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.`, 0},
+		{"update-backups", `{"TableName":"accounts","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false}}`, `{"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED","PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"DISABLED"}}}`, 0},
+		{"update-backups", `{"TableName":"accounts","PointInTimeRecoverySpecification":{}}`, `ValidationException: 1 validation error detected: Value null at 'pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled' failed to satisfy constraint: Member must not be null`, 0},
+		{"update-backups", `{"TableName":"accounts","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":0}}`, `ValidationException: 1 validation error detected: Value '0' at 'pointInTimeRecoverySpecification.recoveryPeriodInDays' failed to satisfy constraint: Member must have value greater than or equal to 1`, 0},
+		{"describe-backups", `{"TableName":"nope"}`, `TableNotFoundException: Table not found: nope`, 0},
+		{"kinesis", `{"TableName":"accounts"}`, `{"TableName":"accounts","KinesisDataStreamDestinations":[]}`, 0},
+		{"kinesis", `{"TableName":"nope"}`, `ResourceNotFoundException: Requested resource not found: Table: nope not found`, 0},
+		{"replica-scaling", `{"TableName":"accounts"}`, `ResourceNotFoundException: Global table with name: 'accounts' does not exist.`, 0},
+	}
+	for i, s := range steps {
+		var out interface{ AppendJSON([]byte) []byte }
+		var err error
+		switch s.op {
+		case "limits":
+			out, err = run(e, (*Engine).DescribeLimits, s.body)
+		case "endpoints":
+			out, err = run(e, (*Engine).DescribeEndpoints, s.body)
+		case "describe-backups":
+			out, err = run(e, (*Engine).DescribeContinuousBackups, s.body)
+		case "update-backups":
+			out, err = run(e, (*Engine).UpdateContinuousBackups, s.body)
+		case "kinesis":
+			out, err = run(e, (*Engine).DescribeKinesisStreamingDestination, s.body)
+		case "replica-scaling":
+			out, err = run(e, (*Engine).DescribeTableReplicaAutoScaling, s.body)
+		}
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = string(out.AppendJSON(nil))
+		}
+		if got != s.want {
+			t.Fatalf("step %d %s %s:\n got %s\nwant %s", i, s.op, s.body, got, s.want)
+		}
+		clock.Advance(s.advance)
+	}
+	// DescribeEndpoints names the host the request came to.
+	out, err := e.DescribeEndpoints(WithHost(context.Background(), "127.0.0.1:8000"), &api.NoInput{})
+	if err != nil || out.Address != "127.0.0.1:8000" {
+		t.Fatalf("endpoint %+v %v", out, err)
+	}
+}
