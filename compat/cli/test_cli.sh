@@ -837,6 +837,16 @@ assert r == {"TableName": environ["T"], "KinesisDataStreamDestinations": []}, r
 expect_error "describe-table-replica-auto-scaling on a regional table -> ResourceNotFoundException" ResourceNotFoundException \
   "Global table with name: '$T' does not exist." describe-table-replica-auto-scaling --table-name "$T"
 
+call_check "update-table --deletion-protection-enabled: applied at once, ACTIVE" '
+d = r["TableDescription"]
+assert d["DeletionProtectionEnabled"] is True and d["TableStatus"] == "ACTIVE", d
+' update-table --table-name "$T" --deletion-protection-enabled
+expect_error "delete-table of a protected table -> ValidationException" ValidationException \
+  "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first." delete-table --table-name "$T"
+call_check "update-table --no-deletion-protection-enabled" '
+assert r["TableDescription"]["DeletionProtectionEnabled"] is False, r
+' update-table --table-name "$T" --no-deletion-protection-enabled
+
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming
 # the hot partition key. States, rule names and messages:

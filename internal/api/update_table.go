@@ -33,6 +33,9 @@ type UpdateTableInput struct {
 	// equal to the table's mode (tools send it with every update); a
 	// change of billing mode is issue 11.
 	BillingMode *string
+	// DeletionProtectionEnabled turns deletion protection on or off; it
+	// must be the only change of its request.
+	DeletionProtectionEnabled *bool
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -57,8 +60,10 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 			return decodeStreamSpecification(r, &in.StreamSpecification)
 		case "BillingMode":
 			return readString(r, &in.BillingMode)
+		case "DeletionProtectionEnabled":
+			return readBool(r, &in.DeletionProtectionEnabled)
 		case "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
-			"TableClass", "DeletionProtectionEnabled", "OnDemandThroughput", "WarmThroughput", "MultiRegionConsistency",
+			"TableClass", "OnDemandThroughput", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
 				in.Unsupported = append(in.Unsupported, k)
@@ -144,8 +149,12 @@ func (in *UpdateTableInput) Validate() error {
 	if in.BillingMode != nil && in.StreamSpecification == nil {
 		in.Unsupported = append([]string{"BillingMode"}, in.Unsupported...)
 	}
-	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil {
+	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+	}
+	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil) {
+		// docs/research-control-plane.md §6.5.
+		return ddberr.InvalidParam("DeletionProtection modification must be the only operation in the request")
 	}
 	if in.hasUpdates && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return ddberr.InvalidParam("List of GlobalSecondaryIndexUpdates is empty")

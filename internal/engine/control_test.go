@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,4 +74,25 @@ func TestControlPlane(t *testing.T) {
 	if err != nil || out.Address != "127.0.0.1:8000" {
 		t.Fatalf("endpoint %+v %v", out, err)
 	}
+}
+
+// TestUpdateTable_DeletionProtection: UpdateTable turns deletion
+// protection on (DeleteTable is refused) and off, ACTIVE throughout; it
+// must be the request's only change.
+func TestUpdateTable_DeletionProtection(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	out := mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","DeletionProtectionEnabled":true}`)
+	if !out.Table.DeletionProtectionEnabled || out.Table.TableStatus != "ACTIVE" {
+		t.Fatalf("response %+v", out.Table)
+	}
+	if _, err := run(e, (*Engine).DeleteTable, `{"TableName":"accounts"}`); err == nil || !strings.Contains(err.Error(), "currently protected against deletion") {
+		t.Fatalf("DeleteTable of a protected table: %v", err)
+	}
+	if _, err := run(e, (*Engine).UpdateTable, `{"TableName":"accounts","DeletionProtectionEnabled":false,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}}`); err == nil ||
+		err.Error() != "ValidationException: One or more parameter values were invalid: DeletionProtection modification must be the only operation in the request" {
+		t.Fatalf("combined: %v", err)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","DeletionProtectionEnabled":false}`)
+	mustRun(t, e, (*Engine).DeleteTable, `{"TableName":"accounts"}`)
 }

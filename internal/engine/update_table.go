@@ -13,7 +13,8 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// UpdateTable applies GlobalSecondaryIndexUpdates: Create adds a GSI that
+// UpdateTable applies DeletionProtectionEnabled, StreamSpecification and
+// GlobalSecondaryIndexUpdates: Create adds a GSI that
 // is backfilled from the table's items in the background (IndexStatus
 // CREATING, Backfilling, then ACTIVE); Delete removes a GSI and its
 // entries; Update changes a GSI's provisioned throughput or on-demand
@@ -46,6 +47,11 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
 				return err
 			}
+		}
+		if dp := in.DeletionProtectionEnabled; dp != nil {
+			// Applied at once; the table stays ACTIVE
+			// (docs/research-control-plane.md §6.5).
+			t.DeletionProtection = *dp
 		}
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			switch {
