@@ -847,6 +847,15 @@ call_check "update-table --no-deletion-protection-enabled" '
 assert r["TableDescription"]["DeletionProtectionEnabled"] is False, r
 ' update-table --table-name "$T" --no-deletion-protection-enabled
 
+call_check "update-table --on-demand-throughput: caps merged, ACTIVE" '
+d = r["TableDescription"]
+assert d["TableStatus"] == "ACTIVE" and d["OnDemandThroughput"]["MaxReadRequestUnits"] == 2000, d
+' update-table --table-name "$T" --on-demand-throughput MaxReadRequestUnits=2000
+expect_error "update-table --on-demand-throughput 0 -> ValidationException" ValidationException \
+  "Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range" \
+  update-table --table-name "$T" --on-demand-throughput MaxWriteRequestUnits=0
+ddb update-table --table-name "$T" --on-demand-throughput MaxReadRequestUnits=-1 >/dev/null 2>&1
+
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming
 # the hot partition key. States, rule names and messages:

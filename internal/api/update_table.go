@@ -36,6 +36,9 @@ type UpdateTableInput struct {
 	// DeletionProtectionEnabled turns deletion protection on or off; it
 	// must be the only change of its request.
 	DeletionProtectionEnabled *bool
+	// OnDemandThroughput changes an on-demand table's caps member by
+	// member (-1 removes one); it combines only with BillingMode.
+	OnDemandThroughput *OnDemandThroughput
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -62,8 +65,10 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 			return readString(r, &in.BillingMode)
 		case "DeletionProtectionEnabled":
 			return readBool(r, &in.DeletionProtectionEnabled)
+		case "OnDemandThroughput":
+			return decodeOnDemandThroughput(r, &in.OnDemandThroughput)
 		case "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
-			"TableClass", "OnDemandThroughput", "WarmThroughput", "MultiRegionConsistency",
+			"TableClass", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
 				in.Unsupported = append(in.Unsupported, k)
@@ -146,15 +151,29 @@ func (in *UpdateTableInput) Validate() error {
 	if err := c.err(); err != nil {
 		return err
 	}
-	if in.BillingMode != nil && in.StreamSpecification == nil {
+	if in.BillingMode != nil && in.StreamSpecification == nil && in.OnDemandThroughput == nil {
 		in.Unsupported = append([]string{"BillingMode"}, in.Unsupported...)
 	}
-	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil {
+	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
-	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil) {
+	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil || in.OnDemandThroughput != nil) {
 		// docs/research-control-plane.md §6.5.
 		return ddberr.InvalidParam("DeletionProtection modification must be the only operation in the request")
+	}
+	if o := in.OnDemandThroughput; o != nil {
+		// docs/research-control-plane.md §6.4.
+		if len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil {
+			return ddberr.InvalidParam("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
+		}
+		for _, m := range []struct {
+			name string
+			v    *int64
+		}{{"MaxReadRequestUnits", o.MaxReadRequestUnits}, {"MaxWriteRequestUnits", o.MaxWriteRequestUnits}} {
+			if m.v != nil && *m.v != -1 && *m.v < 1 {
+				return ddberr.InvalidParam("Requested " + m.name + " for OnDemandThroughput for table is outside of valid range")
+			}
+		}
 	}
 	if in.hasUpdates && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return ddberr.InvalidParam("List of GlobalSecondaryIndexUpdates is empty")

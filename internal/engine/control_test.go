@@ -96,3 +96,43 @@ func TestUpdateTable_DeletionProtection(t *testing.T) {
 	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","DeletionProtectionEnabled":false}`)
 	mustRun(t, e, (*Engine).DeleteTable, `{"TableName":"accounts"}`)
 }
+
+// TestUpdateTable_OnDemandThroughput: caps merge member by member, -1
+// removes one, the table stays ACTIVE; bad values and combinations get
+// DynamoDB's messages (docs/research-control-plane.md §6.4).
+func TestUpdateTable_OnDemandThroughput(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"prov","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`)
+	caps := func() (int64, int64) {
+		d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"accounts"}`).Table
+		return d.MaxReadRequestUnits, d.MaxWriteRequestUnits
+	}
+	out := mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","OnDemandThroughput":{"MaxReadRequestUnits":2000,"MaxWriteRequestUnits":500}}`)
+	if out.Table.TableStatus != "ACTIVE" {
+		t.Fatalf("status %s", out.Table.TableStatus)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","BillingMode":"PAY_PER_REQUEST","OnDemandThroughput":{"MaxReadRequestUnits":3000}}`)
+	if r, w := caps(); r != 3000 || w != 500 {
+		t.Fatalf("after merging the read cap: %d/%d", r, w)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","OnDemandThroughput":{"MaxWriteRequestUnits":-1}}`)
+	if r, w := caps(); r != 3000 || w != 0 {
+		t.Fatalf("after removing the write cap: %d/%d", r, w)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"TableName":"accounts","OnDemandThroughput":{"MaxReadRequestUnits":0}}`, "ValidationException: One or more parameter values were invalid: Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range"},
+		{`{"TableName":"accounts","OnDemandThroughput":{"MaxWriteRequestUnits":-2}}`, "ValidationException: One or more parameter values were invalid: Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range"},
+		{`{"TableName":"accounts","OnDemandThroughput":{"MaxReadRequestUnits":40001}}`, "LimitExceededException: Subscriber limit exceeded: Requested MaxReadRequestUnits for OnDemandThroughput for table exceeds TableMaxReadCapacityUnits of the account in region us-east-1"},
+		{`{"TableName":"accounts","DeletionProtectionEnabled":true,"OnDemandThroughput":{"MaxReadRequestUnits":5}}`, "ValidationException: One or more parameter values were invalid: DeletionProtection modification must be the only operation in the request"},
+		{`{"TableName":"accounts","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"OnDemandThroughput":{"MaxReadRequestUnits":5}}`, "ValidationException: One or more parameter values were invalid: OnDemandThroughput can only be combined with BillingMode in an UpdateTable request"},
+		{`{"TableName":"prov","OnDemandThroughput":{"MaxReadRequestUnits":5}}`, "ValidationException: One or more parameter values were invalid: MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED"},
+	} {
+		if _, err := run(e, (*Engine).UpdateTable, tc.body); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
+		}
+	}
+	if r, w := caps(); r != 3000 || w != 0 {
+		t.Fatalf("refused updates changed the caps: %d/%d", r, w)
+	}
+}

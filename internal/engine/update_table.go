@@ -13,8 +13,8 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// UpdateTable applies DeletionProtectionEnabled, StreamSpecification and
-// GlobalSecondaryIndexUpdates: Create adds a GSI that
+// UpdateTable applies DeletionProtectionEnabled, OnDemandThroughput,
+// StreamSpecification and GlobalSecondaryIndexUpdates: Create adds a GSI that
 // is backfilled from the table's items in the background (IndexStatus
 // CREATING, Backfilling, then ACTIVE); Delete removes a GSI and its
 // entries; Update changes a GSI's provisioned throughput or on-demand
@@ -45,6 +45,11 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		}
 		if ss := in.StreamSpecification; ss != nil {
 			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
+				return err
+			}
+		}
+		if o := in.OnDemandThroughput; o != nil {
+			if err := e.changeOnDemandThroughput(ctx, t, o); err != nil {
 				return err
 			}
 		}
@@ -119,6 +124,37 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}
+
+// changeOnDemandThroughput merges o into an on-demand table's caps: a
+// member sent replaces its cap, -1 removes it, one left out stays. The
+// table stays ACTIVE.
+//
+// Messages: docs/research-control-plane.md §6.4.
+func (e *Engine) changeOnDemandThroughput(ctx context.Context, t *catalog.Table, o *api.OnDemandThroughput) error {
+	if t.BillingMode != catalog.BillingPayPerRequest {
+		return ddberr.InvalidParam("MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED")
+	}
+	for _, m := range []struct {
+		name string
+		v    *int64
+		dst  *int64
+	}{{"MaxReadRequestUnits", o.MaxReadRequestUnits, &t.MaxReadRequestUnits}, {"MaxWriteRequestUnits", o.MaxWriteRequestUnits, &t.MaxWriteRequestUnits}} {
+		switch {
+		case m.v == nil:
+		case *m.v == -1:
+			*m.dst = 0
+		case *m.v > tableMaxUnits:
+			kind := "Read"
+			if m.name == "MaxWriteRequestUnits" {
+				kind = "Write"
+			}
+			return ddberr.New(ddberr.LimitExceededException, "Subscriber limit exceeded: Requested "+m.name+" for OnDemandThroughput for table exceeds TableMax"+kind+"CapacityUnits of the account in region "+e.region(ctx))
+		default:
+			*m.dst = *m.v
+		}
+	}
+	return nil
 }
 
 // changeStream enables or disables t's stream (the caller writes t).
