@@ -856,6 +856,17 @@ expect_error "update-table --on-demand-throughput 0 -> ValidationException" Vali
   update-table --table-name "$T" --on-demand-throughput MaxWriteRequestUnits=0
 ddb update-table --table-name "$T" --on-demand-throughput MaxReadRequestUnits=-1 >/dev/null 2>&1
 
+call_check "update-table --billing-mode PROVISIONED: switched, UPDATING" '
+d = r["TableDescription"]
+assert d["TableStatus"] == "UPDATING" and d["BillingModeSummary"]["BillingMode"] == "PROVISIONED", d
+' update-table --table-name "$T" --billing-mode PROVISIONED --provisioned-throughput ReadCapacityUnits=5,WriteCapacityUnits=5
+expect_error "update-table with the same throughput -> ValidationException" ValidationException \
+  "The provisioned throughput for the table will not change. The requested value equals the current value." \
+  update-table --table-name "$T" --provisioned-throughput ReadCapacityUnits=5,WriteCapacityUnits=5
+call_check "update-table --billing-mode PAY_PER_REQUEST: back to on-demand" '
+assert r["TableDescription"]["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST", r
+' update-table --table-name "$T" --billing-mode PAY_PER_REQUEST
+
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming
 # the hot partition key. States, rule names and messages:

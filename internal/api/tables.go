@@ -70,6 +70,23 @@ func decodeAttributeDefinitions(r *wire.Reader, dst *[]AttributeDefinition) (boo
 	return ok, err
 }
 
+// throughputConstraints checks a table's ProvisionedThroughput members:
+// both present, each at least 1 (write reported before read, as
+// DynamoDB's validator lists them).
+func throughputConstraints(c *constraints, pt *ProvisionedThroughput) {
+	if pt == nil {
+		return
+	}
+	if pt.ReadCapacityUnits == nil {
+		c.add("", true, "provisionedThroughput.readCapacityUnits", "Member must not be null")
+	}
+	if pt.WriteCapacityUnits == nil {
+		c.add("", true, "provisionedThroughput.writeCapacityUnits", "Member must not be null")
+	}
+	c.min("provisionedThroughput.writeCapacityUnits", pt.WriteCapacityUnits, 1)
+	c.min("provisionedThroughput.readCapacityUnits", pt.ReadCapacityUnits, 1)
+}
+
 func decodeThroughput(r *wire.Reader, dst **ProvisionedThroughput) error {
 	var pt ProvisionedThroughput
 	ok, err := object(r, "ProvisionedThroughput", func(k string) error {
@@ -237,16 +254,7 @@ func (in *CreateTableInput) Validate() error {
 	for i := range in.GlobalSecondaryIndexes {
 		in.GlobalSecondaryIndexes[i].constraints(&c, "globalSecondaryIndexes."+strconv.Itoa(i+1)+".member", true)
 	}
-	if pt := in.ProvisionedThroughput; pt != nil {
-		if pt.ReadCapacityUnits == nil {
-			c.add("", true, "provisionedThroughput.readCapacityUnits", "Member must not be null")
-		}
-		if pt.WriteCapacityUnits == nil {
-			c.add("", true, "provisionedThroughput.writeCapacityUnits", "Member must not be null")
-		}
-		c.min("provisionedThroughput.writeCapacityUnits", pt.WriteCapacityUnits, 1)
-		c.min("provisionedThroughput.readCapacityUnits", pt.ReadCapacityUnits, 1)
-	}
+	throughputConstraints(&c, in.ProvisionedThroughput)
 	if err := c.err(); err != nil {
 		return err
 	}

@@ -29,9 +29,9 @@ type UpdateTableInput struct {
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate
 	// StreamSpecification enables or disables the table's stream.
 	StreamSpecification *StreamSpecification
-	// BillingMode is accepted only together with StreamSpecification and
-	// equal to the table's mode (tools send it with every update); a
-	// change of billing mode is issue 11.
+	// BillingMode switches between PROVISIONED (with
+	// ProvisionedThroughput) and PAY_PER_REQUEST; the current mode may be
+	// sent again (tools send it with every update).
 	BillingMode *string
 	// DeletionProtectionEnabled turns deletion protection on or off; it
 	// must be the only change of its request.
@@ -39,6 +39,9 @@ type UpdateTableInput struct {
 	// OnDemandThroughput changes an on-demand table's caps member by
 	// member (-1 removes one); it combines only with BillingMode.
 	OnDemandThroughput *OnDemandThroughput
+	// ProvisionedThroughput is a provisioned table's new throughput, or
+	// the throughput of a switch to PROVISIONED.
+	ProvisionedThroughput *ProvisionedThroughput
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -67,7 +70,9 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 			return readBool(r, &in.DeletionProtectionEnabled)
 		case "OnDemandThroughput":
 			return decodeOnDemandThroughput(r, &in.OnDemandThroughput)
-		case "ProvisionedThroughput", "SSESpecification", "ReplicaUpdates",
+		case "ProvisionedThroughput":
+			return decodeThroughput(r, &in.ProvisionedThroughput)
+		case "SSESpecification", "ReplicaUpdates",
 			"TableClass", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
@@ -148,22 +153,21 @@ func (in *UpdateTableInput) Validate() error {
 		c.enum("streamSpecification.streamViewType", ss.StreamViewType, streamViewTypes...)
 	}
 	c.enum("billingMode", in.BillingMode, "PROVISIONED", "PAY_PER_REQUEST")
+	throughputConstraints(&c, in.ProvisionedThroughput)
 	if err := c.err(); err != nil {
 		return err
 	}
-	if in.BillingMode != nil && in.StreamSpecification == nil && in.OnDemandThroughput == nil {
-		in.Unsupported = append([]string{"BillingMode"}, in.Unsupported...)
-	}
-	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
+	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
+		in.ProvisionedThroughput == nil && in.BillingMode == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
-	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil || in.OnDemandThroughput != nil) {
+	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil || in.OnDemandThroughput != nil || in.ProvisionedThroughput != nil) {
 		// docs/research-control-plane.md §6.5.
 		return ddberr.InvalidParam("DeletionProtection modification must be the only operation in the request")
 	}
 	if o := in.OnDemandThroughput; o != nil {
 		// docs/research-control-plane.md §6.4.
-		if len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil {
+		if len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.ProvisionedThroughput != nil {
 			return ddberr.InvalidParam("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
 		}
 		for _, m := range []struct {
@@ -191,7 +195,7 @@ func (in *UpdateTableInput) Validate() error {
 	}
 	if len(in.Unsupported) > 0 {
 		// Table-level changes are issue 11; refuse rather than ignore them.
-		return ddberr.Validation("dynago does not support changing " + in.Unsupported[0] + " with UpdateTable yet; only GlobalSecondaryIndexUpdates and StreamSpecification (with an unchanged BillingMode) are applied")
+		return ddberr.Validation("dynago does not support changing " + in.Unsupported[0] + " with UpdateTable yet; BillingMode, ProvisionedThroughput, OnDemandThroughput, DeletionProtectionEnabled, StreamSpecification and GlobalSecondaryIndexUpdates are applied")
 	}
 	names := map[string]bool{}
 	changes := 0

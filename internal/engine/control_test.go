@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -134,5 +135,54 @@ func TestUpdateTable_OnDemandThroughput(t *testing.T) {
 	}
 	if r, w := caps(); r != 3000 || w != 0 {
 		t.Fatalf("refused updates changed the caps: %d/%d", r, w)
+	}
+}
+
+// TestUpdateTable_BillingAndThroughput: switches between PROVISIONED and
+// PAY_PER_REQUEST and throughput changes, with DynamoDB's rules and
+// messages (docs/research-control-plane.md §6.2, §6.3).
+func TestUpdateTable_BillingAndThroughput(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"bill","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+	 "ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5},
+	 "GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}]}`)
+	describe := func() (mode string, r, w int64) {
+		d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"bill"}`).Table
+		return cmp.Or(d.BillingMode, "PROVISIONED"), d.ReadCapacityUnits, d.WriteCapacityUnits
+	}
+	errs := []struct{ body, want string }{
+		{`{"TableName":"bill","ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`, "ValidationException: The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."},
+		{`{"TableName":"bill","BillingMode":"PROVISIONED"}`, "ValidationException: One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED"},
+		{`{"TableName":"bill","BillingMode":"PAY_PER_REQUEST","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}`, "ValidationException: One or more parameter values were invalid: ProvisionedThroughput cannot be specified when BillingMode is PAY_PER_REQUEST"},
+		{`{"TableName":"bill","ProvisionedThroughput":{"ReadCapacityUnits":0,"WriteCapacityUnits":0}}`, "ValidationException: 2 validation errors detected: Value '0' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1; Value '0' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+	}
+	for _, tc := range errs {
+		if _, err := run(e, (*Engine).UpdateTable, tc.body); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
+		}
+	}
+	out := mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"bill","ProvisionedThroughput":{"ReadCapacityUnits":10,"WriteCapacityUnits":20}}`)
+	if out.Table.TableStatus != "UPDATING" || out.Table.ReadCapacityUnits != 5 {
+		t.Fatalf("response %s %d: want UPDATING with the old throughput", out.Table.TableStatus, out.Table.ReadCapacityUnits)
+	}
+	if m, r, w := describe(); m != "PROVISIONED" || r != 10 || w != 20 {
+		t.Fatalf("after the change: %s %d/%d", m, r, w)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"bill","BillingMode":"PAY_PER_REQUEST"}`)
+	if m, r, w := describe(); m != "PAY_PER_REQUEST" || r != 0 || w != 0 {
+		t.Fatalf("after switching to on-demand: %s %d/%d", m, r, w)
+	}
+	if _, err := run(e, (*Engine).UpdateTable, `{"TableName":"bill","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}`); err == nil ||
+		err.Error() != "ValidationException: One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST" {
+		t.Fatalf("throughput on an on-demand table: %v", err)
+	}
+	if _, err := run(e, (*Engine).UpdateTable, `{"TableName":"bill","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":3}}`); err == nil ||
+		err.Error() != "ValidationException: One or more parameter values were invalid: ProvisionedThroughput must be specified for index: byG" {
+		t.Fatalf("switch back without the GSI's throughput: %v", err)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"bill","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":3},
+	 "GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":2}}}]}`)
+	if m, r, w := describe(); m != "PROVISIONED" || r != 3 || w != 3 {
+		t.Fatalf("after switching back: %s %d/%d", m, r, w)
 	}
 }

@@ -28,6 +28,8 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	var t *catalog.Table
 	var created, deleted *catalog.Index
 	oldThroughput := map[string][2]int64{}
+	var updating bool // a billing or throughput change: the response says UPDATING
+	var oldRead, oldWrite int64
 	err := e.update(ctx, func(tx storage.Txn) error {
 		created, deleted = nil, nil
 		var err error
@@ -35,13 +37,12 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if t, err = tableToChange(tx, name); err != nil {
 			return err
 		}
+		oldRead, oldWrite = t.ReadCapacityUnits, t.WriteCapacityUnits
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
-		if in.BillingMode != nil && *in.BillingMode != t.BillingMode {
-			// Billing changes are issue 11; an unchanged mode sent along
-			// with a stream change (as tools do) is accepted.
-			return ddberr.Validation("dynago does not support changing BillingMode with UpdateTable yet; only GlobalSecondaryIndexUpdates and StreamSpecification (with an unchanged BillingMode) are applied")
+		if updating, err = e.changeThroughput(t, in); err != nil {
+			return err
 		}
 		if ss := in.StreamSpecification; ss != nil {
 			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
@@ -102,8 +103,12 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	}
 	d := e.describe(ctx, t, st)
 	d.WarmRead, d.WarmWrite = 0, 0
-	if created != nil || deleted != nil || in.StreamSpecification != nil {
+	if created != nil || deleted != nil || in.StreamSpecification != nil || updating {
 		d.TableStatus = "UPDATING"
+	}
+	if updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil {
+		// The response still shows the throughput being replaced.
+		d.ReadCapacityUnits, d.WriteCapacityUnits = oldRead, oldWrite
 	}
 	for _, id := range d.GlobalSecondaryIndexes {
 		if created != nil && id.IndexName == created.Name {
@@ -124,6 +129,60 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
+}
+
+// changeThroughput applies a BillingMode switch and a ProvisionedThroughput
+// change to t; updating says the response reports UPDATING. A switch to
+// PROVISIONED needs the table's throughput (and each GSI's, through its
+// GlobalSecondaryIndexUpdates Update); a switch to PAY_PER_REQUEST clears
+// them. The same throughput again is refused, as DynamoDB refuses it.
+//
+// Messages: docs/research-control-plane.md §6.2, §6.3.
+func (e *Engine) changeThroughput(t *catalog.Table, in *api.UpdateTableInput) (updating bool, err error) {
+	mode := t.BillingMode
+	if in.BillingMode != nil {
+		mode = *in.BillingMode
+	}
+	pt := in.ProvisionedThroughput
+	switch {
+	case mode == catalog.BillingPayPerRequest && pt != nil && in.BillingMode != nil:
+		return false, ddberr.InvalidParam("ProvisionedThroughput cannot be specified when BillingMode is PAY_PER_REQUEST")
+	case mode == catalog.BillingPayPerRequest && pt != nil:
+		return false, ddberr.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+	case mode != catalog.BillingPayPerRequest && pt == nil && in.BillingMode != nil:
+		return false, ddberr.InvalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+	}
+	switch {
+	case mode == catalog.BillingPayPerRequest && t.BillingMode != catalog.BillingPayPerRequest:
+		t.BillingMode, t.PayPerRequestSince = catalog.BillingPayPerRequest, e.opts.Now().UnixNano()
+		t.ReadCapacityUnits, t.WriteCapacityUnits = 0, 0
+		for _, ix := range t.GSIs {
+			ix.ReadCapacityUnits, ix.WriteCapacityUnits = 0, 0
+		}
+		return true, nil
+	case mode == catalog.BillingPayPerRequest:
+		// The current mode sent again: nothing changes, though the
+		// response says UPDATING.
+		return in.BillingMode != nil && in.OnDemandThroughput == nil, nil
+	case pt == nil:
+		return false, nil
+	case t.BillingMode == catalog.BillingPayPerRequest:
+		// To PROVISIONED: every GSI needs its throughput in this request.
+		for _, ix := range t.GSIs {
+			if !slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u api.GlobalSecondaryIndexUpdate) bool {
+				return u.Update != nil && *u.Update.IndexName == ix.Name && u.Update.ProvisionedThroughput != nil
+			}) {
+				return false, ddberr.InvalidParam("ProvisionedThroughput must be specified for index: " + ix.Name)
+			}
+		}
+		t.BillingMode, t.MaxReadRequestUnits, t.MaxWriteRequestUnits = catalog.BillingProvisioned, 0, 0
+	case *pt.ReadCapacityUnits == t.ReadCapacityUnits && *pt.WriteCapacityUnits == t.WriteCapacityUnits:
+		return false, ddberr.Validation(fmt.Sprintf("The provisioned throughput for the table will not change. The requested value equals the current value. "+
+			"Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. "+
+			"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.ReadCapacityUnits, *pt.ReadCapacityUnits, t.WriteCapacityUnits, *pt.WriteCapacityUnits))
+	}
+	t.ReadCapacityUnits, t.WriteCapacityUnits = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+	return true, nil
 }
 
 // changeOnDemandThroughput merges o into an on-demand table's caps: a
