@@ -13,8 +13,9 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// UpdateTable applies DeletionProtectionEnabled, OnDemandThroughput,
-// StreamSpecification and GlobalSecondaryIndexUpdates: Create adds a GSI that
+// UpdateTable applies BillingMode and ProvisionedThroughput changes,
+// DeletionProtectionEnabled, OnDemandThroughput, StreamSpecification and
+// GlobalSecondaryIndexUpdates: Create adds a GSI that
 // is backfilled from the table's items in the background (IndexStatus
 // CREATING, Backfilling, then ACTIVE); Delete removes a GSI and its
 // entries; Update changes a GSI's provisioned throughput or on-demand
