@@ -867,6 +867,13 @@ call_check "update-table --billing-mode PAY_PER_REQUEST: back to on-demand" '
 assert r["TableDescription"]["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST", r
 ' update-table --table-name "$T" --billing-mode PAY_PER_REQUEST
 
+call_check "update-table --table-class STANDARD_INFREQUENT_ACCESS: UPDATING, then the new class" '
+assert r["TableDescription"]["TableStatus"] == "UPDATING", r
+' update-table --table-name "$T" --table-class STANDARD_INFREQUENT_ACCESS
+call_check "describe-table: TableClassSummary STANDARD_INFREQUENT_ACCESS" '
+assert r["Table"]["TableClassSummary"]["TableClass"] == "STANDARD_INFREQUENT_ACCESS", r["Table"].get("TableClassSummary")
+' describe-table --table-name "$T"
+
 # ------------------------------------------------------ Contributor Insights
 # update/describe/list-contributor-insights, then `dynago insights` naming
 # the hot partition key. States, rule names and messages:

@@ -471,8 +471,11 @@ type TableDescription struct {
 	// WarmThroughput is omitted when WarmRead is 0 (CreateTable
 	// responses).
 	WarmRead, WarmWrite int64
-	// TableClass is "" for STANDARD (TableClassSummary omitted).
-	TableClass string
+	// TableClass is "" for STANDARD (TableClassSummary omitted);
+	// TableClassUpdated is its LastUpdateDateTime (epoch seconds, 0 to
+	// omit).
+	TableClass        string
+	TableClassUpdated float64
 	// SSEKeyArn is the KMS key of an encrypted table ("" when the table
 	// uses DynamoDB's default encryption: SSEDescription omitted).
 	SSEKeyArn string
@@ -572,6 +575,10 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		dst = wire.AppendKey(dst, "TableClassSummary")
 		dst = append(dst, `{"TableClass":`...)
 		dst = wire.AppendString(dst, d.TableClass)
+		if d.TableClassUpdated != 0 {
+			dst = append(dst, `,"LastUpdateDateTime":`...)
+			dst = wire.AppendFloat(dst, d.TableClassUpdated)
+		}
 		dst = append(dst, '}')
 	}
 	if d.SSEKeyArn != "" {

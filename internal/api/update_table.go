@@ -42,6 +42,9 @@ type UpdateTableInput struct {
 	// ProvisionedThroughput is a provisioned table's new throughput, or
 	// the throughput of a switch to PROVISIONED.
 	ProvisionedThroughput *ProvisionedThroughput
+	// TableClass is STANDARD or STANDARD_INFREQUENT_ACCESS; it must be
+	// the only change of its request.
+	TableClass *string
 	// Unsupported lists the table-level members present, in request
 	// order.
 	Unsupported []string
@@ -72,8 +75,9 @@ func (in *UpdateTableInput) Decode(r *wire.Reader) error {
 			return decodeOnDemandThroughput(r, &in.OnDemandThroughput)
 		case "ProvisionedThroughput":
 			return decodeThroughput(r, &in.ProvisionedThroughput)
-		case "SSESpecification", "ReplicaUpdates",
-			"TableClass", "WarmThroughput", "MultiRegionConsistency",
+		case "TableClass":
+			return readString(r, &in.TableClass)
+		case "SSESpecification", "ReplicaUpdates", "WarmThroughput", "MultiRegionConsistency",
 			"GlobalTableWitnessUpdates":
 			if r.Peek() != wire.Null {
 				in.Unsupported = append(in.Unsupported, k)
@@ -158,8 +162,18 @@ func (in *UpdateTableInput) Validate() error {
 		return err
 	}
 	if len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.Unsupported) == 0 && in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
-		in.ProvisionedThroughput == nil && in.BillingMode == nil {
+		in.ProvisionedThroughput == nil && in.BillingMode == nil && in.TableClass == nil {
 		return ddberr.Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+	}
+	if in.TableClass != nil {
+		// docs/research-control-plane.md §6.1, §6.6.
+		if *in.TableClass != "STANDARD" && *in.TableClass != "STANDARD_INFREQUENT_ACCESS" {
+			return ddberr.Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+		}
+		if len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil ||
+			in.OnDemandThroughput != nil || in.ProvisionedThroughput != nil || in.DeletionProtectionEnabled != nil {
+			return ddberr.InvalidParam("TableClass modification must be the only operation in the request")
+		}
 	}
 	if in.DeletionProtectionEnabled != nil && (len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.Unsupported) > 0 || in.StreamSpecification != nil || in.BillingMode != nil || in.OnDemandThroughput != nil || in.ProvisionedThroughput != nil) {
 		// docs/research-control-plane.md §6.5.

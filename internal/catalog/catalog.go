@@ -64,8 +64,11 @@ type Table struct {
 	// created with) PAY_PER_REQUEST, in Unix nanoseconds.
 	PayPerRequestSince int64 `json:"pprSince,omitempty"`
 	DeletionProtection bool  `json:"deletionProtection,omitempty"`
-	// TableClass is "" for STANDARD or STANDARD_INFREQUENT_ACCESS.
-	TableClass string `json:"tableClass,omitempty"`
+	// TableClass is "" for STANDARD never set, or STANDARD or
+	// STANDARD_INFREQUENT_ACCESS; TableClassChanged is when UpdateTable
+	// last changed it (Unix ns, 0: never).
+	TableClass        string `json:"tableClass,omitempty"`
+	TableClassChanged int64  `json:"tableClassAt,omitempty"`
 	// SSE is set when the table asked for KMS server-side encryption.
 	SSE *SSE `json:"sse,omitempty"`
 	// Tags are the table's tags in the order given.

@@ -186,3 +186,36 @@ func TestUpdateTable_BillingAndThroughput(t *testing.T) {
 		t.Fatalf("after switching back: %s %d/%d", m, r, w)
 	}
 }
+
+// TestUpdateTable_TableClass: a switch answers UPDATING with the old
+// class, then DescribeTable shows the new one with its LastUpdateDateTime;
+// STANDARD on a table never set changes nothing; a bad class and a
+// combined change get DynamoDB's messages (docs/research-control-plane.md
+// §6.6).
+func TestUpdateTable_TableClass(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	out := mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","TableClass":"STANDARD"}`)
+	if out.Table.TableStatus != "UPDATING" || out.Table.TableClass != "" {
+		t.Fatalf("STANDARD on a table never set: %s %q", out.Table.TableStatus, out.Table.TableClass)
+	}
+	if d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"accounts"}`).Table; d.TableClass != "" {
+		t.Fatalf("no-op set the class: %q", d.TableClass)
+	}
+	out = mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"accounts","TableClass":"STANDARD_INFREQUENT_ACCESS"}`)
+	if out.Table.TableStatus != "UPDATING" || out.Table.TableClass != "" {
+		t.Fatalf("switch response: %s %q, want UPDATING with the old class", out.Table.TableStatus, out.Table.TableClass)
+	}
+	body := string(mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"accounts"}`).AppendJSON(nil))
+	if !strings.Contains(body, `"TableClassSummary":{"TableClass":"STANDARD_INFREQUENT_ACCESS","LastUpdateDateTime":`) {
+		t.Fatalf("describe: %s", body)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"TableName":"accounts","TableClass":"GLACIER"}`, "ValidationException: Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."},
+		{`{"TableName":"accounts","TableClass":"STANDARD","DeletionProtectionEnabled":true}`, "ValidationException: One or more parameter values were invalid: TableClass modification must be the only operation in the request"},
+	} {
+		if _, err := run(e, (*Engine).UpdateTable, tc.body); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
+		}
+	}
+}

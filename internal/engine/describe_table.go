@@ -103,6 +103,9 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		d.AttributeDefinitions = append(d.AttributeDefinitions, [2]string{a.AttributeName, a.AttributeType})
 	}
 	d.TableClass = t.TableClass
+	if t.TableClassChanged != 0 {
+		d.TableClassUpdated = epochSeconds(t.TableClassChanged)
+	}
 	if s := t.Stream; s != nil {
 		if s.Enabled {
 			d.StreamViewType = s.ViewType

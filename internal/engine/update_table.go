@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,7 +14,7 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// UpdateTable applies BillingMode and ProvisionedThroughput changes,
+// UpdateTable applies BillingMode, ProvisionedThroughput and TableClass changes,
 // DeletionProtectionEnabled, OnDemandThroughput, StreamSpecification and
 // GlobalSecondaryIndexUpdates: Create adds a GSI that
 // is backfilled from the table's items in the background (IndexStatus
@@ -31,6 +32,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	oldThroughput := map[string][2]int64{}
 	var updating bool // a billing or throughput change: the response says UPDATING
 	var oldRead, oldWrite int64
+	oldClass, oldClassAt := "", int64(0)
 	err := e.update(ctx, func(tx storage.Txn) error {
 		created, deleted = nil, nil
 		var err error
@@ -53,6 +55,15 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if o := in.OnDemandThroughput; o != nil {
 			if err := e.changeOnDemandThroughput(ctx, t, o); err != nil {
 				return err
+			}
+		}
+		if tc := in.TableClass; tc != nil {
+			// A change answers UPDATING with the old class; the class it
+			// already has (STANDARD when never set) changes nothing.
+			updating = true
+			oldClass, oldClassAt = t.TableClass, t.TableClassChanged
+			if *tc != cmp.Or(t.TableClass, "STANDARD") {
+				t.TableClass, t.TableClassChanged = *tc, e.opts.Now().UnixNano()
 			}
 		}
 		if dp := in.DeletionProtectionEnabled; dp != nil {
@@ -107,7 +118,14 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	if created != nil || deleted != nil || in.StreamSpecification != nil || updating {
 		d.TableStatus = "UPDATING"
 	}
-	if updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil {
+	if in.TableClass != nil {
+		// The response still shows the class being replaced.
+		d.TableClass, d.TableClassUpdated = oldClass, 0
+		if oldClassAt != 0 {
+			d.TableClassUpdated = epochSeconds(oldClassAt)
+		}
+	}
+	if updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil && in.TableClass == nil {
 		// The response still shows the throughput being replaced.
 		d.ReadCapacityUnits, d.WriteCapacityUnits = oldRead, oldWrite
 	}
