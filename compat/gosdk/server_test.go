@@ -5,7 +5,6 @@ package gosdk
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -20,6 +19,8 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynago/dynago/internal/sdkhttp"
 )
 
 // binary is built once per test run.
@@ -129,24 +130,10 @@ func (s *Server) Client() *dynamodb.Client {
 	})
 }
 
-// sdkHTTPClient is the SDK's default HTTP client with request bodies
-// reduced to an io.ReadCloser. Go SDK clients otherwise fail a response
-// now and then with "deserialization failed ... use of closed network
-// connection" against any HTTP server: smithy-go's body reader answers
-// io.EOF to net/http's WriteTo probe once the SDK has closed it, and
-// net/http then closes the connection mid-response (aws/aws-sdk-go-v2#2737;
-// bench/loadgen/client.go explains it in full). Under a loaded machine all
-// of the default retryer's four attempts can hit it.
-var sdkHTTPClient = noWriteToClient{awshttp.NewBuildableClient()}
-
-type noWriteToClient struct{ c *awshttp.BuildableClient }
-
-// Do sends r with its body's WriteTo hidden.
-func (n noWriteToClient) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = struct{ io.ReadCloser }{r.Body}
-	}
-	return n.c.Do(r)
-}
+// sdkHTTPClient is the SDK's default HTTP client with the request
+// bodies' WriteTo hidden from net/http (sdkhttp.NoWriteTo, aws/aws-sdk-go-v2#2737),
+// which otherwise fails a response now and then with "use of closed
+// network connection".
+var sdkHTTPClient = sdkhttp.NoWriteTo{Doer: awshttp.NewBuildableClient()}
 
 var ctx = context.Background()

@@ -23,6 +23,7 @@ import (
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/sdkhttp"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/pebble"
 )
@@ -156,20 +157,6 @@ type designRunOptions struct {
 	keep                    bool
 }
 
-// bodyReadCloser hides the WriteTo method of request bodies from
-// net/http: smithy-go's body answers io.EOF to it once the SDK closed
-// it, and net/http then closes the connection mid-response
-// (aws/aws-sdk-go-v2#2737; bench/loadgen/client.go).
-type bodyReadCloser struct{ c *http.Client }
-
-// Do sends r with its body reduced to an io.ReadCloser.
-func (b bodyReadCloser) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = struct{ io.ReadCloser }{r.Body}
-	}
-	return b.c.Do(r)
-}
-
 // tableName is DynamoDB's table name rule.
 var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
 
@@ -254,7 +241,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	opts.BaseEndpoint = aws.String(endpoint)
 	// A request that gets no answer fails within 20 s instead of
 	// hanging (10 s, one retry).
-	opts.HTTPClient = bodyReadCloser{&http.Client{Timeout: 10 * time.Second}}
+	opts.HTTPClient = sdkhttp.NoWriteTo{Doer: &http.Client{Timeout: 10 * time.Second}}
 	opts.RetryMaxAttempts = 2
 	client := dynamodb.New(opts)
 	table := cmpOr(o.table, d.Table.Name)
