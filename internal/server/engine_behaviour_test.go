@@ -3,15 +3,12 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dynago/dynago/internal/engine"
-	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/pebble"
 )
 
 func createPkSk(t *testing.T, call func(op, body string) map[string]any, name string) {
@@ -186,15 +183,7 @@ func TestCreateTable_CreateDelay(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	st, err := pebble.Open(pebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := engine.New(st, engine.Options{Now: clock, CreateDelay: 5 * time.Second})
-	s := server.New(eng, server.Options{})
-	s.MarkReady()
-	ts := httptest.NewServer(s)
-	defer func() { ts.Close(); eng.Close(); st.Close() }()
+	ts := startServer(t, engine.Options{Now: clock, CreateDelay: 5 * time.Second}, nil)
 	ok := func(op, body string) map[string]any { return mustOK(t, ts, op, body) }
 	createPkSk(t, ok, "slow")
 	status := func() any {

@@ -4,32 +4,20 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/pebble"
 )
 
 // TestServe_Insights: GET /insights serves the engine's report as JSON
 // and answers bad parameters with 400 and a missing table with 404; the
 // consumed-units metric counts without --throttle.
 func TestServe_Insights(t *testing.T) {
-	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	m := server.NewMetrics()
-	eng := engine.New(st, engine.Options{Now: func() time.Time { return now }, Observer: m})
-	s := server.New(eng, server.Options{Metrics: m})
-	s.MarkReady()
-	ts := httptest.NewServer(s)
-	defer func() { ts.Close(); eng.Close(); st.Close() }()
+	ts := startServer(t, engine.Options{Now: func() time.Time { return now }}, server.NewMetrics())
 	mustOK(t, ts, "CreateTable", `{"TableName":"ins","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	mustOK(t, ts, "UpdateContributorInsights", `{"TableName":"ins","ContributorInsightsAction":"ENABLE"}`)
 	for range 3 {

@@ -22,14 +22,24 @@ import (
 // newServer returns a test HTTP server over an in-memory store, with the
 // engine clock fixed (tests may move it).
 func newServer(tb testing.TB) *httptest.Server {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return startServer(tb, engine.Options{Now: func() time.Time { return now }}, nil)
+}
+
+// startServer returns a ready test HTTP server over an in-memory store and
+// an engine with opts, keeping metrics m (nil: none); test cleanup stops
+// it.
+func startServer(tb testing.TB, opts engine.Options, m *server.Metrics) *httptest.Server {
 	tb.Helper()
 	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	eng := engine.New(st, engine.Options{Now: func() time.Time { return now }})
-	s := server.New(eng, server.Options{})
+	if m != nil {
+		opts.Observer = m
+	}
+	eng := engine.New(st, opts)
+	s := server.New(eng, server.Options{Metrics: m})
 	s.MarkReady()
 	ts := httptest.NewServer(s)
 	tb.Cleanup(func() { ts.Close(); eng.Close(); st.Close() })
@@ -247,17 +257,8 @@ func FuzzServe(f *testing.F) {
 // TestMetrics: GET /metrics counts requests by operation and answer, and
 // with throttling on, consumed units and throttled requests by reason.
 func TestMetrics(t *testing.T) {
-	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	m := server.NewMetrics()
-	eng := engine.New(st, engine.Options{Now: func() time.Time { return now }, Throttle: &throttle.Options{Scale: 100}, Observer: m})
-	s := server.New(eng, server.Options{Metrics: m})
-	s.MarkReady()
-	ts := httptest.NewServer(s)
-	defer func() { ts.Close(); eng.Close(); st.Close() }()
+	ts := startServer(t, engine.Options{Now: func() time.Time { return now }, Throttle: &throttle.Options{Scale: 100}}, server.NewMetrics())
 	mustOK(t, ts, "CreateTable", `{"TableName":"met","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	for i := 0; i < 30; i++ { // one partition: 10 units a second plus a second's burst
 		call(t, ts, "PutItem", `{"TableName":"met","Item":{"pk":{"S":"hot"}}}`)
