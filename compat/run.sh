@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs the DynamoDB compatibility suites against a running endpoint:
 #
-#   DYNAGO_ENDPOINT=http://127.0.0.1:8000 compat/run.sh [cli] [boto3] [js]
+#   DYNAGO_ENDPOINT=http://127.0.0.1:8000 compat/run.sh [cli] [boto3] [js] [admin]
 #
-# With no suite names, all three run. By default they run in parallel (they
+# With no suite names, all four run. admin (dynamodb-admin in headless
+# Chromium) also needs DYNAGO_BIN, a built dynago it starts with
+# --accept-string-numbers, and Chromium (Debian's chromium, or CHROMIUM=path);
+# its screenshots go to DYNAGO_ARTIFACTS/admin (default: artifacts/admin). By default they run in parallel (they
 # only use their own uniquely named tables) and each suite's output is printed
 # when it finishes; COMPAT_SERIAL=1 runs them one after another, streaming.
 # COMPAT_LOG_DIR=dir keeps the per-suite logs there. COMPAT_SUITE_TIMEOUT
@@ -53,9 +56,9 @@ then
 fi
 
 SUITES=("$@")
-[ ${#SUITES[@]} -eq 0 ] && SUITES=(cli boto3 js)
+[ ${#SUITES[@]} -eq 0 ] && SUITES=(cli boto3 js admin)
 for s in "${SUITES[@]}"; do
-  case "$s" in cli|boto3|js) ;; *) echo "unknown suite: $s (cli, boto3, js)" >&2; exit 2 ;; esac
+  case "$s" in cli|boto3|js|admin) ;; *) echo "unknown suite: $s (cli, boto3, js, admin)" >&2; exit 2 ;; esac
 done
 
 LOGS=${COMPAT_LOG_DIR:-$(mktemp -d)}
@@ -70,11 +73,30 @@ js_deps() {
   fi
 }
 
+# The admin suite's locked dependencies (dynamodb-admin, playwright-core),
+# and a Chromium for playwright-core to drive (it never downloads one).
+admin_deps() {
+  local chromium=${CHROMIUM:-/usr/bin/chromium}
+  if [ ! -x "$chromium" ]; then
+    echo "admin: no Chromium at $chromium: apt-get install chromium (or set CHROMIUM=path)" >&2
+    return 1
+  fi
+  if [ -z "${DYNAGO_BIN:-}" ]; then
+    echo "admin: DYNAGO_BIN is not set (a built dynago: go build -o /tmp/dynago ./cmd/dynago)" >&2
+    return 1
+  fi
+  if [ ! -d "$COMPAT/admin/node_modules/dynamodb-admin" ] || [ ! -d "$COMPAT/admin/node_modules/playwright-core" ]; then
+    echo "# npm ci in compat/admin"
+    (cd "$COMPAT/admin" && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  fi
+}
+
 run_suite() {
   case "$1" in
     cli) timeout "$TIMEOUT" bash "$COMPAT/cli/test_cli.sh" ;;
     boto3) cd "$ROOT" && timeout "$TIMEOUT" python3 -m unittest discover -s compat/boto3 -v ;;
     js) js_deps && cd "$COMPAT/js" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
+    admin) admin_deps && cd "$COMPAT/admin" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
   esac
 }
 
@@ -93,7 +115,7 @@ counts() {
       sk=$(grep -E '^(FAILED|OK)' "$log" | tail -1 | grep -o 'skipped=[0-9]*' | cut -d= -f2)
       f=$(( ${fl:-0} + ${er:-0} ))
       p=$(( ${ran:-0} - f - ${sk:-0} )); [ "$p" -lt 0 ] && p=0 ;;
-    js)
+    js|admin)
       p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1)
       f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1) ;;
   esac

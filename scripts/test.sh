@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs dynago's whole test suite: Go tests (race detector on), then the
-# end-to-end compatibility suites (AWS CLI, boto3, JavaScript SDK v3)
+# end-to-end compatibility suites (AWS CLI, boto3, JavaScript SDK v3,
+# dynamodb-admin in headless Chromium)
 # against a freshly built "dynago serve --in-memory", then the
 # ../shared/cases corpus when it is present. Exits non-zero on any failure.
 set -euo pipefail
@@ -31,7 +32,7 @@ for _ in $(seq 1 100); do
 done
 export DYNAGO_ENDPOINT="http://127.0.0.1:$port" DYNAGO_BIN="$tmp/dynago"
 
-echo "== compat suites (AWS CLI, boto3, JS SDK v3) against $DYNAGO_ENDPOINT"
+echo "== compat suites (AWS CLI, boto3, JS SDK v3, dynamodb-admin) against $DYNAGO_ENDPOINT"
 compat/run.sh
 
 if [ -f ../shared/cases/check_cases.py ]; then

@@ -14,10 +14,28 @@ type Input interface {
 	Decode(r *wire.Reader) error
 }
 
-// DecodeInput decodes a request body into in. An empty body or anything
-// but a JSON object is a SerializationException.
+// DecodeOptions are the server-wide choices of how request bodies are read.
+// The zero value reads them as DynamoDB does.
+type DecodeOptions struct {
+	// StringIntegers accepts a JSON string holding a number ("5") where an
+	// Integer or Long member is expected, as DynamoDB Local does; DynamoDB
+	// answers SerializationException "STRING_VALUE cannot be converted to
+	// Long". See wire.Reader.AcceptStringIntegers.
+	StringIntegers bool
+}
+
+// DecodeInput decodes a request body into in as DynamoDB does. An empty
+// body or anything but a JSON object is a SerializationException.
 func DecodeInput(body []byte, in Input) error {
+	return DecodeInputWith(body, in, DecodeOptions{})
+}
+
+// DecodeInputWith is DecodeInput with the server's DecodeOptions.
+func DecodeInputWith(body []byte, in Input, opts DecodeOptions) error {
 	r := wire.NewReader(body)
+	if opts.StringIntegers {
+		r.AcceptStringIntegers()
+	}
 	if r.Peek() != wire.Object {
 		if r.Peek() == wire.Invalid {
 			return ddberr.Serialization("")

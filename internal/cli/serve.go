@@ -44,6 +44,7 @@ type serveOptions struct {
 	prices      string
 	collLimit   int64
 	cpuProfile  string
+	lenientInts bool
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -78,6 +79,7 @@ in-flight requests finish.`,
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
+	f.BoolVar(&o.lenientInts, "accept-string-numbers", false, `accept "5" for 5 in integer request members (Limit, ReadCapacityUnits...), as DynamoDB Local does, for GUIs such as dynamodb-admin whose forms send strings; DynamoDB answers SerializationException`)
 	return cmd
 }
 
@@ -171,7 +173,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	metrics := server.NewMetrics()
 	opts.Observer = metrics
 	eng := engine.New(store, opts)
-	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics})
+	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts})
 	var fresh freshConns
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/server"
 )
 
 func createPkSk(t *testing.T, call func(op, body string) map[string]any, name string) {
@@ -183,7 +184,7 @@ func TestCreateTable_CreateDelay(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	ts := startServer(t, engine.Options{Now: clock, CreateDelay: 5 * time.Second}, nil)
+	ts := startServer(t, engine.Options{Now: clock, CreateDelay: 5 * time.Second}, server.Options{})
 	ok := func(op, body string) map[string]any { return mustOK(t, ts, op, body) }
 	createPkSk(t, ok, "slow")
 	status := func() any {

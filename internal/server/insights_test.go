@@ -17,7 +17,7 @@ import (
 // consumed-units metric counts without --throttle.
 func TestServe_Insights(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ts := startServer(t, engine.Options{Now: func() time.Time { return now }}, server.NewMetrics())
+	ts := startServer(t, engine.Options{Now: func() time.Time { return now }}, server.Options{Metrics: server.NewMetrics()})
 	mustOK(t, ts, "CreateTable", `{"TableName":"ins","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	mustOK(t, ts, "UpdateContributorInsights", `{"TableName":"ins","ContributorInsightsAction":"ENABLE"}`)
 	for range 3 {

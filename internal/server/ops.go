@@ -13,7 +13,7 @@ type output interface {
 }
 
 // opFunc decodes, validates and runs one operation.
-type opFunc func(ctx context.Context, e *engine.Engine, body []byte) (output, error)
+type opFunc func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions) (output, error)
 
 // ops is the routing table: X-Amz-Target operation name → handler.
 var ops = map[string]opFunc{
@@ -72,9 +72,9 @@ func handle[P any, I interface {
 	*P
 	input
 }, O output](fn func(*engine.Engine, context.Context, I) (O, error)) opFunc {
-	return func(ctx context.Context, e *engine.Engine, body []byte) (output, error) {
+	return func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions) (output, error) {
 		in := I(new(P))
-		if err := api.DecodeInput(body, in); err != nil {
+		if err := api.DecodeInputWith(body, in, dec); err != nil {
 			return nil, err
 		}
 		if err := in.Validate(); err != nil {

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/wire"
@@ -36,6 +37,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, when set, are kept and served at GET /metrics.
 	Metrics *Metrics
+	// AcceptStringIntegers takes "5" for 5 in Integer and Long members
+	// (Limit, ReadCapacityUnits...), as DynamoDB Local does, for GUIs such
+	// as dynamodb-admin whose forms send strings. DynamoDB, and dynago by
+	// default, answer SerializationException "STRING_VALUE cannot be
+	// converted to Long".
+	AcceptStringIntegers bool
 }
 
 // Server is an http.Handler speaking DynamoDB's protocol.
@@ -43,6 +50,7 @@ type Server struct {
 	engine  *engine.Engine
 	log     *slog.Logger
 	metrics *Metrics
+	decode  api.DecodeOptions
 	ready   atomic.Bool
 
 	ids requestIDs
@@ -54,7 +62,8 @@ func New(e *engine.Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics}
+	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics,
+		decode: api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers}}
 	s.ids.init()
 	return s
 }
@@ -192,7 +201,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 			status, err = 0, ddberr.Internal(errors.New("panic"))
 		}
 	}()
-	res, err := run(ctx, s.engine, body)
+	res, err := run(ctx, s.engine, body, s.decode)
 	if err != nil {
 		return opName, 0, err
 	}

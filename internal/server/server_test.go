@@ -23,23 +23,23 @@ import (
 // engine clock fixed (tests may move it).
 func newServer(tb testing.TB) *httptest.Server {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	return startServer(tb, engine.Options{Now: func() time.Time { return now }}, nil)
+	return startServer(tb, engine.Options{Now: func() time.Time { return now }}, server.Options{})
 }
 
 // startServer returns a ready test HTTP server over an in-memory store and
-// an engine with opts, keeping metrics m (nil: none); test cleanup stops
-// it.
-func startServer(tb testing.TB, opts engine.Options, m *server.Metrics) *httptest.Server {
+// an engine with opts, served with so (so.Metrics also observes the
+// engine); test cleanup stops it.
+func startServer(tb testing.TB, opts engine.Options, so server.Options) *httptest.Server {
 	tb.Helper()
 	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if m != nil {
-		opts.Observer = m
+	if so.Metrics != nil {
+		opts.Observer = so.Metrics
 	}
 	eng := engine.New(st, opts)
-	s := server.New(eng, server.Options{Metrics: m})
+	s := server.New(eng, so)
 	s.MarkReady()
 	ts := httptest.NewServer(s)
 	tb.Cleanup(func() { ts.Close(); eng.Close(); st.Close() })
@@ -117,6 +117,37 @@ func TestServe_Health(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.HasPrefix(string(b), "healthy") {
 		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+}
+
+// TestServe_AcceptStringIntegers: by default "5" in an Integer or Long
+// member is DynamoDB's SerializationException (docs/dynamodb-behaviour.md
+// §1.1); with Options.AcceptStringIntegers it reads as 5, as DynamoDB Local
+// reads it, and that is what lets dynamodb-admin's Create table form work
+// (compat/admin). Strings in other members stay errors.
+func TestServe_AcceptStringIntegers(t *testing.T) {
+	const create = `{"TableName":"lenient","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],` +
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":"5","WriteCapacityUnits":"7"}}`
+	strict := newServer(t)
+	if st, _, body := call(t, strict, "CreateTable", create); st != 400 ||
+		string(body) != `{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Long"}` {
+		t.Fatalf("strict CreateTable: %d %s", st, body)
+	}
+	lenient := startServer(t, engine.Options{}, server.Options{AcceptStringIntegers: true})
+	if st, _, body := call(t, lenient, "CreateTable", create); st != 200 ||
+		!strings.Contains(string(body), `"ReadCapacityUnits":5`) || !strings.Contains(string(body), `"WriteCapacityUnits":7`) {
+		t.Fatalf("lenient CreateTable: %d %s", st, body)
+	}
+	for _, tc := range []struct{ op, body, want string }{
+		{"ListTables", `{"Limit":"1"}`, `"TableNames":["lenient"]`},
+		{"ListTables", `{"Limit":"x"}`, `STRING_VALUE cannot be converted to Integer`},
+		{"ListTables", `{"Limit":"0"}`, `Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1`},
+		{"DescribeTable", `{"TableName":5}`, `NUMBER_VALUE cannot be converted to String`},
+		{"Scan", `{"TableName":"lenient","ConsistentRead":"true"}`, `SerializationException`},
+	} {
+		if _, _, body := call(t, lenient, tc.op, tc.body); !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s %s: %s, want %s", tc.op, tc.body, body, tc.want)
+		}
 	}
 }
 
@@ -258,7 +289,7 @@ func FuzzServe(f *testing.F) {
 // with throttling on, consumed units and throttled requests by reason.
 func TestMetrics(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ts := startServer(t, engine.Options{Now: func() time.Time { return now }, Throttle: &throttle.Options{Scale: 100}}, server.NewMetrics())
+	ts := startServer(t, engine.Options{Now: func() time.Time { return now }, Throttle: &throttle.Options{Scale: 100}}, server.Options{Metrics: server.NewMetrics()})
 	mustOK(t, ts, "CreateTable", `{"TableName":"met","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	for i := 0; i < 30; i++ { // one partition: 10 units a second plus a second's burst
 		call(t, ts, "PutItem", `{"TableName":"met","Item":{"pk":{"S":"hot"}}}`)

@@ -69,11 +69,21 @@ type Reader struct {
 	data  []byte
 	pos   int
 	depth int
+	// stringIntegers: Int64 also takes a JSON string holding a number.
+	stringIntegers bool
 }
 
 // NewReader returns a Reader over data. data must not change while the
 // Reader is in use.
 func NewReader(data []byte) *Reader { return &Reader{data: data} }
+
+// AcceptStringIntegers makes Int64 also take a JSON string that holds a
+// JSON number ("5" for 5), as DynamoDB Local does. DynamoDB itself answers
+// such a string with the SerializationException "STRING_VALUE cannot be
+// converted to Integer" (or "Long"), which is what a Reader does unless
+// this is called. It exists for GUIs such as dynamodb-admin whose forms
+// send numbers as strings (serve --accept-string-numbers).
+func (r *Reader) AcceptStringIntegers() { r.stringIntegers = true }
 
 // malformed is the error for input that is not JSON.
 func (r *Reader) malformed() error {
@@ -311,6 +321,11 @@ func (r *Reader) Int64(want string) (int64, bool, error) {
 		return 0, false, nil
 	case Invalid:
 		return 0, false, r.malformed()
+	case String:
+		if r.stringIntegers {
+			return r.stringInt64(want)
+		}
+		return 0, false, TypeError(k, want)
 	default:
 		return 0, false, TypeError(k, want)
 	}
@@ -318,6 +333,28 @@ func (r *Reader) Int64(want string) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	return r.int64From(raw, want)
+}
+
+// stringInt64 reads a JSON string whose whole text is a JSON number and
+// converts it as Int64 converts a number; any other string is the
+// SerializationException DynamoDB gives for a string.
+func (r *Reader) stringInt64(want string) (int64, bool, error) {
+	s, _, err := r.String()
+	if err != nil {
+		return 0, false, err
+	}
+	inner := NewReader([]byte(s))
+	raw, err := inner.readNumber()
+	if err != nil || inner.pos != len(inner.data) {
+		return 0, false, TypeError(String, want)
+	}
+	return inner.int64From(raw, want)
+}
+
+// int64From converts the text of a JSON number for an Integer or Long
+// member: truncated toward zero, out of range a SerializationException.
+func (r *Reader) int64From(raw, want string) (int64, bool, error) {
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	if want == "Integer" {
 		lo, hi = math.MinInt32, math.MaxInt32

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/dynago/dynago/internal/wire"
@@ -60,6 +61,44 @@ func TestReader_Int64_Truncates(t *testing.T) {
 
 // FuzzReader: walking arbitrary input with Skip never panics, and agrees
 // with encoding/json on what is valid JSON.
+// TestReader_AcceptStringIntegers: a string holding a JSON number reads as
+// that number only after AcceptStringIntegers (DynamoDB Local's leniency);
+// any other string, and every string by default, is DynamoDB's
+// SerializationException.
+func TestReader_AcceptStringIntegers(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		n        int64
+		err      string
+	}{
+		{`"5"`, "Long", 5, ""},
+		{`"-12"`, "Integer", -12, ""},
+		{`"7.9"`, "Integer", 7, ""},
+		{`"1e3"`, "Long", 1000, ""},
+		{`"2147483648"`, "Integer", 0, "NUMBER_VALUE cannot be converted to Integer"},
+		{`""`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`" 5"`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`"5 "`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`"0x10"`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`"NaN"`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`"five"`, "Long", 0, "STRING_VALUE cannot be converted to Long"},
+		{`"5`, "Long", 0, "Malformed JSON"},
+	} {
+		r := wire.NewReader([]byte(tc.in))
+		r.AcceptStringIntegers()
+		n, _, err := r.Int64(tc.want)
+		switch {
+		case tc.err == "" && (err != nil || n != tc.n):
+			t.Errorf("%s as %s: got %d, %v; want %d", tc.in, tc.want, n, err, tc.n)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s as %s: got %d, %v; want error %q", tc.in, tc.want, n, err, tc.err)
+		}
+		if _, _, err := wire.NewReader([]byte(tc.in)).Int64(tc.want); err == nil {
+			t.Errorf("%s as %s accepted without AcceptStringIntegers", tc.in, tc.want)
+		}
+	}
+}
+
 func FuzzReader(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2,{"b":null}],"c":"d"}`, `[]`, `"x"`, `{"a":1e5}`, `[[[[`, `{"a":tru}`} {
 		f.Add([]byte(s))
@@ -72,6 +111,40 @@ func FuzzReader(f *testing.F) {
 		}
 		if err == nil && !json.Valid(data) {
 			t.Fatalf("accepted invalid JSON %q", data)
+		}
+	})
+}
+
+// FuzzInt64: reading an Integer or Long member, strictly and with
+// AcceptStringIntegers, never panics; a value accepted strictly is a JSON
+// number, and a value accepted leniently is a number or a string holding one.
+func FuzzInt64(f *testing.F) {
+	for _, s := range []string{`5`, `"5"`, `-1.5e2`, `"1e400"`, `"0x1"`, `"`, `null`, `"-"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, lenient := range []bool{false, true} {
+			r := wire.NewReader(data)
+			if lenient {
+				r.AcceptStringIntegers()
+			}
+			_, ok, err := r.Int64("Long")
+			if err != nil || !ok || r.End() != nil {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				t.Fatalf("lenient=%v accepted invalid JSON %q", lenient, data)
+			}
+			switch v := v.(type) {
+			case float64:
+			case string:
+				if !lenient || !json.Valid([]byte(v)) {
+					t.Fatalf("lenient=%v accepted the string %q", lenient, data)
+				}
+			default:
+				t.Fatalf("lenient=%v accepted %q", lenient, data)
+			}
 		}
 	})
 }
