@@ -777,10 +777,17 @@ assert int(ins["dynamodb"]["SequenceNumber"]) < int(mod["dynamodb"]["SequenceNum
 '
 SVC=dynamodbstreams expect_error "dynamodbstreams get-records with a bad iterator -> ValidationException" ValidationException \
   "Invalid ShardIterator" get-records --shard-iterator nonsense
+# The live stream is a resource of its own for tags (docs/research-tags.md §2).
+ddb tag-resource --resource-arn "$STREAM_ARN" --tags Key=pipeline,Value=orders >/dev/null 2>&1
+call_check "tag-resource on the stream ARN: the stream's own tags" '
+assert r == {"Tags": [{"Key": "pipeline", "Value": "orders"}]}, r
+' list-tags-of-resource --resource-arn "$STREAM_ARN"
 call_check "update-table disables the stream: StreamSpecification gone, LatestStreamArn kept" '
 d = r["TableDescription"]
 assert "StreamSpecification" not in d and d["LatestStreamArn"] == environ["STREAM_ARN"], d
 ' update-table --table-name "$T" --stream-specification StreamEnabled=false
+expect_error "list-tags-of-resource on a disabled stream -> ResourceNotFoundException" ResourceNotFoundException \
+  "Requested resource not found: ResourceArn: $STREAM_ARN not found" list-tags-of-resource --resource-arn "$STREAM_ARN"
 
 # ------------------------------------------------------------------- Tags
 # tag-resource, list-tags-of-resource, untag-resource on the table's ARN.
@@ -863,6 +870,14 @@ assert d["TableStatus"] == "UPDATING" and d["BillingModeSummary"]["BillingMode"]
 expect_error "update-table with the same throughput -> ValidationException" ValidationException \
   "The provisioned throughput for the table will not change. The requested value equals the current value." \
   update-table --table-name "$T" --provisioned-throughput ReadCapacityUnits=5,WriteCapacityUnits=5
+call_check "update-table lowering the throughput: the response shows the old units and no decrease yet" '
+pt = r["TableDescription"]["ProvisionedThroughput"]
+assert pt["ReadCapacityUnits"] == 5 and pt["NumberOfDecreasesToday"] == 0 and "LastDecreaseDateTime" in pt, pt
+' update-table --table-name "$T" --provisioned-throughput ReadCapacityUnits=4,WriteCapacityUnits=5
+call_check "describe-table: NumberOfDecreasesToday 1 and LastDecreaseDateTime" '
+pt = r["Table"]["ProvisionedThroughput"]
+assert pt["ReadCapacityUnits"] == 4 and pt["NumberOfDecreasesToday"] == 1 and "LastDecreaseDateTime" in pt, pt
+' describe-table --table-name "$T"
 call_check "update-table --billing-mode PAY_PER_REQUEST: back to on-demand" '
 assert r["TableDescription"]["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST", r
 ' update-table --table-name "$T" --billing-mode PAY_PER_REQUEST

@@ -410,6 +410,7 @@ type IndexDescription struct {
 	IndexStatus                               string
 	Backfilling                               *bool // omitted when nil
 	ReadCapacityUnits, WriteCapacityUnits     int64
+	Throughput                                ThroughputHistory
 	WarmRead, WarmWrite                       int64 // WarmThroughput, omitted when WarmRead is 0
 	MaxReadRequestUnits, MaxWriteRequestUnits int64 // OnDemandThroughput, omitted when both are 0
 	IndexSizeBytes, ItemCount                 int64
@@ -441,11 +442,8 @@ func (d *IndexDescription) AppendJSON(dst []byte) []byte {
 			dst = append(dst, `,"Backfilling":`...)
 			dst = wire.AppendBool(dst, *d.Backfilling)
 		}
-		dst = append(dst, `,"ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":`...)
-		dst = wire.AppendInt(dst, d.ReadCapacityUnits)
-		dst = append(dst, `,"WriteCapacityUnits":`...)
-		dst = wire.AppendInt(dst, d.WriteCapacityUnits)
-		dst = append(dst, '}')
+		dst = append(dst, `,"ProvisionedThroughput":`...)
+		dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
 		if d.MaxReadRequestUnits != 0 || d.MaxWriteRequestUnits != 0 {
 			dst = append(dst, `,"OnDemandThroughput":{"MaxReadRequestUnits":`...)
 			dst = wire.AppendInt(dst, orMinusOne(d.MaxReadRequestUnits))

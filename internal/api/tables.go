@@ -465,6 +465,7 @@ type TableDescription struct {
 	LastUpdateToPayPerRequestDateTime float64 // 0: omitted
 	ReadCapacityUnits                 int64
 	WriteCapacityUnits                int64
+	Throughput                        ThroughputHistory
 	ItemCount                         int64
 	TableSizeBytes                    int64
 	DeletionProtectionEnabled         bool
@@ -531,11 +532,7 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		dst = append(dst, '}')
 	}
 	dst = wire.AppendKey(dst, "ProvisionedThroughput")
-	dst = append(dst, `{"NumberOfDecreasesToday":0,"ReadCapacityUnits":`...)
-	dst = wire.AppendInt(dst, d.ReadCapacityUnits)
-	dst = append(dst, `,"WriteCapacityUnits":`...)
-	dst = wire.AppendInt(dst, d.WriteCapacityUnits)
-	dst = append(dst, '}')
+	dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
 	dst = wire.AppendKey(dst, "ItemCount")
 	dst = wire.AppendInt(dst, d.ItemCount)
 	dst = wire.AppendKey(dst, "TableSizeBytes")

@@ -60,15 +60,24 @@ type Table struct {
 	BillingMode          string                `json:"billing"`
 	ReadCapacityUnits    int64                 `json:"rcu,omitempty"`
 	WriteCapacityUnits   int64                 `json:"wcu,omitempty"`
+	// Throughput remembers the provisioned throughput changes DynamoDB
+	// reports and budgets.
+	Throughput ThroughputChanges `json:"pt,omitzero"`
 	// PayPerRequestSince is when the table last switched to (or was
 	// created with) PAY_PER_REQUEST, in Unix nanoseconds.
 	PayPerRequestSince int64 `json:"pprSince,omitempty"`
-	DeletionProtection bool  `json:"deletionProtection,omitempty"`
+	// PayPerRequestSwitches are the times (Unix ns) of the switches to
+	// PAY_PER_REQUEST in the last 24 hours, for DynamoDB's limit of four.
+	PayPerRequestSwitches []int64 `json:"pprSwitches,omitempty"`
+	DeletionProtection    bool    `json:"deletionProtection,omitempty"`
 	// TableClass is "" for STANDARD never set, or STANDARD or
 	// STANDARD_INFREQUENT_ACCESS; TableClassChanged is when UpdateTable
 	// last changed it (Unix ns, 0: never).
 	TableClass        string `json:"tableClass,omitempty"`
 	TableClassChanged int64  `json:"tableClassAt,omitempty"`
+	// TableClassChanges are the times (Unix ns) of the TableClass changes
+	// in the last 30 days, for DynamoDB's limit of two.
+	TableClassChanges []int64 `json:"tableClassChanges,omitempty"`
 	// SSE is set when the table asked for KMS server-side encryption.
 	SSE *SSE `json:"sse,omitempty"`
 	// Tags are the table's tags in the order given.
@@ -233,12 +242,15 @@ type Index struct {
 	KeySchema []KeyElement `json:"keySchema"`
 	// Projection is ALL, KEYS_ONLY or INCLUDE; NonKeyAttributes are the
 	// INCLUDE attributes.
-	Projection           string   `json:"proj"`
-	NonKeyAttributes     []string `json:"nonKey,omitempty"`
-	ReadCapacityUnits    int64    `json:"rcu,omitempty"`
-	WriteCapacityUnits   int64    `json:"wcu,omitempty"`
-	MaxReadRequestUnits  int64    `json:"maxRRU,omitempty"`
-	MaxWriteRequestUnits int64    `json:"maxWRU,omitempty"`
+	Projection         string   `json:"proj"`
+	NonKeyAttributes   []string `json:"nonKey,omitempty"`
+	ReadCapacityUnits  int64    `json:"rcu,omitempty"`
+	WriteCapacityUnits int64    `json:"wcu,omitempty"`
+	// Throughput remembers a GSI's provisioned throughput changes; each
+	// GSI has its own decrease budget.
+	Throughput           ThroughputChanges `json:"pt,omitzero"`
+	MaxReadRequestUnits  int64             `json:"maxRRU,omitempty"`
+	MaxWriteRequestUnits int64             `json:"maxWRU,omitempty"`
 	// Backfilling is set while an index added by UpdateTable is being
 	// filled from the table's existing items; the index is CREATING and
 	// cannot be read until the backfill ends.
@@ -465,4 +477,33 @@ func List(tx storage.Txn, exclusiveStart string, limit int) (names []string, mor
 		names = append(names, string(it.Key()[len(tablePrefix):]))
 	}
 	return names, more, it.Close()
+}
+
+// ThroughputChanges is what DynamoDB keeps of a table's or GSI's
+// provisioned throughput changes: when it last rose and fell (Unix ns, 0:
+// never) and how many decreases fell on the UTC day of the last one. It
+// backs ProvisionedThroughputDescription's LastIncreaseDateTime,
+// LastDecreaseDateTime and NumberOfDecreasesToday, and the decrease
+// budget.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ProvisionedThroughputDescription.html
+type ThroughputChanges struct {
+	LastIncrease int64 `json:"inc,omitempty"`
+	LastDecrease int64 `json:"dec,omitempty"`
+	Decreases    int64 `json:"decs,omitempty"`
+}
+
+// DecreasesToday is the number of decreases on now's UTC day.
+func (c ThroughputChanges) DecreasesToday(now time.Time) int64 {
+	if c.LastDecrease == 0 || !SameUTCDay(time.Unix(0, c.LastDecrease), now) {
+		return 0
+	}
+	return c.Decreases
+}
+
+// SameUTCDay reports whether a and b fall on one UTC calendar day.
+func SameUTCDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
 }

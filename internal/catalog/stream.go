@@ -45,6 +45,9 @@ type TableStream struct {
 	Enabled  bool   `json:"on"`
 	ViewType string `json:"view,omitempty"`
 	Label    string `json:"label"`
+	// Tags are the live stream's own tags (TagResource on its ARN), apart
+	// from the table's; a new stream starts with none.
+	Tags []Tag `json:"tags,omitempty"`
 }
 
 // Stream is one stream's descriptor.

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -218,4 +219,113 @@ func TestUpdateTable_TableClass(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
 		}
 	}
+}
+
+// TestUpdateTable_ChangeBudgets: DynamoDB's limits on capacity changes,
+// with its messages (docs/research-control-plane.md §6.2, §6.3, §6.6):
+// four throughput decreases a UTC day and then one an hour, reported as
+// NumberOfDecreasesToday with LastIncrease/LastDecreaseDateTime; a separate
+// budget per GSI; four switches to on-demand in 24 hours; two TableClass
+// changes in 30 days.
+func TestUpdateTable_ChangeBudgets(t *testing.T) {
+	clock := newFakeClock()
+	clock.now = time.Date(2026, 10, 8, 20, 0, 0, 0, time.UTC)
+	e, _ := openEngine(t, Options{Now: clock.Now}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"budget","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+	 "ProvisionedThroughput":{"ReadCapacityUnits":100,"WriteCapacityUnits":100},
+	 "GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"},"ProvisionedThroughput":{"ReadCapacityUnits":50,"WriteCapacityUnits":50}}]}`)
+	pt := func(r, w int) string {
+		return fmt.Sprintf(`{"TableName":"budget","ProvisionedThroughput":{"ReadCapacityUnits":%d,"WriteCapacityUnits":%d}}`, r, w)
+	}
+	describe := func() string {
+		return string(mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"budget"}`).AppendJSON(nil))
+	}
+	// A fresh table: no change times, no decreases.
+	if d := describe(); !strings.Contains(d, `"ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":100,"WriteCapacityUnits":100}`) {
+		t.Fatalf("fresh: %s", d)
+	}
+	// An increase sets LastIncreaseDateTime only.
+	mustRun(t, e, (*Engine).UpdateTable, pt(200, 100))
+	if d := describe(); !strings.Contains(d, `"ProvisionedThroughput":{"LastIncreaseDateTime":1791489600,"NumberOfDecreasesToday":0,"ReadCapacityUnits":200`) {
+		t.Fatalf("after an increase: %s", d)
+	}
+	// Four decreases (one of them lowering both units: one decrease) pass;
+	// the response shows the count before its own decrease.
+	for i, units := range [][2]int{{190, 100}, {180, 90}, {170, 90}, {160, 90}} {
+		clock.Advance(10 * time.Minute)
+		out := mustRun(t, e, (*Engine).UpdateTable, pt(units[0], units[1]))
+		if got := out.Table.Throughput.DecreasesToday; got != int64(i) {
+			t.Fatalf("decrease %d: the response says %d before it", i+1, got)
+		}
+	}
+	if d := describe(); !strings.Contains(d, `"LastDecreaseDateTime":1791492000,"NumberOfDecreasesToday":4,"ReadCapacityUnits":160,"WriteCapacityUnits":90`) {
+		t.Fatalf("after four decreases: %s", d)
+	}
+	// The fifth within the hour: refused until an hour after the fourth.
+	clock.Advance(30 * time.Minute) // 21:10
+	const limited = "LimitExceededException: Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. Number of decreases today: 4. "
+	want := limited + "Last decrease at Thursday, October 8, 2026 at 8:40:00 PM Coordinated Universal Time. Next decrease can be made at Thursday, October 8, 2026 at 9:40:00 PM Coordinated Universal Time"
+	if _, err := run(e, (*Engine).UpdateTable, pt(150, 90)); err == nil || err.Error() != want {
+		t.Fatalf("fifth decrease:\n got %v\nwant %s", err, want)
+	}
+	// An increase is never limited.
+	mustRun(t, e, (*Engine).UpdateTable, pt(160, 95))
+	clock.Advance(30 * time.Minute) // 21:40: an hour after the fourth
+	mustRun(t, e, (*Engine).UpdateTable, pt(160, 94))
+	// Late in the day the next chance is midnight, and the text ends with a period.
+	clock.Advance(2*time.Hour + 10*time.Minute) // 23:50
+	mustRun(t, e, (*Engine).UpdateTable, pt(160, 93))
+	clock.Advance(time.Minute)
+	want = limited[:len(limited)-len("4. ")] + "6. Last decrease at Thursday, October 8, 2026 at 11:50:00 PM Coordinated Universal Time. Next decrease can be made at Friday, October 9, 2026 at 12:00:00 AM Coordinated Universal Time."
+	if _, err := run(e, (*Engine).UpdateTable, pt(160, 92)); err == nil || err.Error() != want {
+		t.Fatalf("late decrease:\n got %v\nwant %s", err, want)
+	}
+	// A new UTC day starts a new count.
+	clock.Advance(10 * time.Minute)
+	if d := describe(); !strings.Contains(d, `"NumberOfDecreasesToday":0,"ReadCapacityUnits":160,"WriteCapacityUnits":93`) {
+		t.Fatalf("next day: %s", d)
+	}
+	mustRun(t, e, (*Engine).UpdateTable, pt(160, 92))
+
+	// The GSI has a budget of its own.
+	gsi := func(r, w int) string {
+		return fmt.Sprintf(`{"TableName":"budget","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":%d,"WriteCapacityUnits":%d}}}]}`, r, w)
+	}
+	for _, r := range []int{49, 48, 47, 46} {
+		mustRun(t, e, (*Engine).UpdateTable, gsi(r, 50))
+	}
+	if _, err := run(e, (*Engine).UpdateTable, gsi(45, 50)); err == nil || !strings.Contains(err.Error(), "Number of decreases today: 4.") {
+		t.Fatalf("fifth GSI decrease: %v", err)
+	}
+	if d := describe(); !strings.Contains(d, `"NumberOfDecreasesToday":4,"ReadCapacityUnits":46,"WriteCapacityUnits":50`) ||
+		!strings.Contains(d, `"NumberOfDecreasesToday":1,"ReadCapacityUnits":160,"WriteCapacityUnits":92`) {
+		t.Fatalf("table and GSI budgets: %s", d)
+	}
+
+	// Four switches to on-demand in 24 hours; the fifth waits for the first
+	// to age out. Switching back to provisioned is never limited.
+	toPPR := `{"TableName":"budget","BillingMode":"PAY_PER_REQUEST"}`
+	toProv := `{"TableName":"budget","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5},"GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}}]}`
+	for range 4 {
+		mustRun(t, e, (*Engine).UpdateTable, toPPR)
+		clock.Advance(time.Hour)
+		mustRun(t, e, (*Engine).UpdateTable, toProv)
+	}
+	if _, err := run(e, (*Engine).UpdateTable, toPPR); err == nil || err.Error() != "LimitExceededException: Subscriber limit exceeded: Update to PayPerRequest mode are limited to 4 times in 1 day(s)." {
+		t.Fatalf("fifth switch: %v", err)
+	}
+	clock.Advance(21 * time.Hour)
+	mustRun(t, e, (*Engine).UpdateTable, toPPR)
+
+	// Two TableClass changes in 30 days; then even the current class is refused.
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"budget","TableClass":"STANDARD_INFREQUENT_ACCESS"}`)
+	clock.Advance(time.Hour)
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"budget","TableClass":"STANDARD"}`)
+	for _, class := range []string{"STANDARD_INFREQUENT_ACCESS", "STANDARD"} {
+		if _, err := run(e, (*Engine).UpdateTable, `{"TableName":"budget","TableClass":"`+class+`"}`); err == nil || err.Error() != "LimitExceededException: Subscriber limit exceeded: Updates to TableClass are limited to 2 times in 30 day(s)." {
+			t.Fatalf("third TableClass change (%s): %v", class, err)
+		}
+	}
+	clock.Advance(30 * 24 * time.Hour)
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"budget","TableClass":"STANDARD_INFREQUENT_ACCESS"}`)
 }

@@ -93,6 +93,7 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 		DeletionProtectionEnabled: t.DeletionProtection,
 		ReadCapacityUnits:         t.ReadCapacityUnits,
 		WriteCapacityUnits:        t.WriteCapacityUnits,
+		Throughput:                throughputHistory(t.Throughput, e.opts.Now()),
 		WarmRead:                  t.ReadCapacityUnits,
 		WarmWrite:                 t.WriteCapacityUnits,
 	}
@@ -134,7 +135,7 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 	}
 	now := e.opts.Now()
 	for _, ix := range t.Indexes() {
-		id := indexDescription(d.TableArn, ix)
+		id := indexDescription(d.TableArn, ix, now)
 		id.IndexStatus = ix.Status(now)
 		id.ItemCount, id.IndexSizeBytes = st.indexes[ix.Number].count, st.indexes[ix.Number].bytes
 		if ix.Local {
@@ -163,7 +164,7 @@ func (e *Engine) describe(ctx context.Context, t *catalog.Table, st tableStats) 
 
 // indexDescription returns the static part of an index's description:
 // name, ARN, key schema, projection and (GSIs) throughput settings.
-func indexDescription(tableArn string, ix *catalog.Index) *api.IndexDescription {
+func indexDescription(tableArn string, ix *catalog.Index, now time.Time) *api.IndexDescription {
 	id := &api.IndexDescription{
 		IndexName:            ix.Name,
 		IndexArn:             tableArn + "/index/" + ix.Name,
@@ -172,6 +173,7 @@ func indexDescription(tableArn string, ix *catalog.Index) *api.IndexDescription 
 		NonKeyAttributes:     ix.NonKeyAttributes,
 		ReadCapacityUnits:    ix.ReadCapacityUnits,
 		WriteCapacityUnits:   ix.WriteCapacityUnits,
+		Throughput:           throughputHistory(ix.Throughput, now),
 		MaxReadRequestUnits:  ix.MaxReadRequestUnits,
 		MaxWriteRequestUnits: ix.MaxWriteRequestUnits,
 	}

@@ -14,8 +14,9 @@ import (
 )
 
 // Tagging: TagResource, UntagResource and ListTagsOfResource on a table's
-// ARN. Tags are applied at once (DynamoDB takes a second or two to show
-// them) and do not change the table's status.
+// ARN or its live stream's ARN, two resources with separate tags. Tags are
+// applied at once (DynamoDB takes a second or two to show them) and do not
+// change the table's status.
 //
 // Messages: docs/research-tags.md, from live DynamoDB.
 
@@ -32,33 +33,58 @@ var tagText = regexp.MustCompile(`^[\p{L}\p{N}\p{Z}\s+\-=._:/@]*$`)
 // resourceArnPattern is a DynamoDB ARN: region, account and resource.
 var resourceArnPattern = regexp.MustCompile(`^arn:[^:]*:([^:]*):([^:]*):([^:]*):(.*)$`)
 
-// taggedTable resolves a tagging request's ResourceArn to a table name,
-// with DynamoDB's answers for an ARN that is not one of this account's
-// and region's tables.
-func (e *Engine) taggedTable(ctx context.Context, arn string) (string, error) {
+// tagTarget is the resource a tagging request names: a table, or, when
+// stream is set, the stream with that label on the table.
+type tagTarget struct {
+	arn, table, stream string
+}
+
+// taggedResource resolves a tagging request's ResourceArn, with DynamoDB's
+// answers for an ARN that is not one of this account's and region's
+// tables or streams.
+func (e *Engine) taggedResource(ctx context.Context, arn string) (tagTarget, error) {
 	if !strings.HasPrefix(arn, "arn:") {
-		return "", ddberr.Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " + arn)
+		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " + arn)
 	}
 	m := resourceArnPattern.FindStringSubmatch(arn)
 	if m == nil || m[1] != "dynamodb" {
-		return "", ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
+		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
 	}
 	region, account, resource := m[2], m[3], m[4]
 	name, rest, _ := strings.Cut(strings.TrimPrefix(resource, "table/"), "/")
 	switch {
 	case !strings.HasPrefix(resource, "table/"):
-		return "", ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
+		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
 	case strings.HasPrefix(rest, "index/"):
-		return "", ddberr.Validation("One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn)
+		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn)
 	case region != e.region(ctx):
-		return "", ddberr.Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn)
+		return tagTarget{}, ddberr.Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn)
 	case account != e.opts.AccountID:
-		return "", ddberr.New(ddberr.AccessDeniedException, "Access is denied")
-	case rest != "":
-		// A stream ARN: dynago does not tag streams yet.
-		return "", tagResourceNotFound(arn)
+		return tagTarget{}, ddberr.New(ddberr.AccessDeniedException, "Access is denied")
 	}
-	return name, nil
+	target := tagTarget{arn: arn, table: name}
+	if rest != "" {
+		label, ok := strings.CutPrefix(rest, "stream/")
+		if !ok || label == "" {
+			return tagTarget{}, tagResourceNotFound(arn)
+		}
+		target.stream = label
+	}
+	return target, nil
+}
+
+// tags returns the tag list of target on its table t: the table's own, or
+// its live stream's. A stream that is not the table's live one (disabled,
+// replaced, never there) is ResourceNotFoundException, as DynamoDB answers
+// a stream ARN that does not resolve (docs/research-tags.md §2).
+func (target tagTarget) tags(t *catalog.Table) (*[]catalog.Tag, error) {
+	if target.stream == "" {
+		return &t.Tags, nil
+	}
+	if t.Stream == nil || !t.Stream.Enabled || t.Stream.Label != target.stream {
+		return nil, tagResourceNotFound(target.arn)
+	}
+	return &t.Stream.Tags, nil
 }
 
 func tagResourceNotFound(arn string) error {
@@ -77,9 +103,10 @@ func checkTagKey(key string) error {
 	return nil
 }
 
-// TagResource adds tags to a table, replacing the values of keys it
-// already has. The tags are checked before the table is looked up; the
-// table may have at most 50 tags of 10,240 bytes in all.
+// TagResource adds tags to a table or its live stream, replacing the
+// values of keys it already has. The tags are checked before the resource
+// is looked up; a resource may have at most 50 tags of 10,240 bytes in
+// all.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
 func (e *Engine) TagResource(ctx context.Context, in *api.TagResourceInput) (api.EmptyOutput, error) {
@@ -100,24 +127,24 @@ func (e *Engine) TagResource(ctx context.Context, in *api.TagResourceInput) (api
 		}
 		seen[*t.Key] = true
 	}
-	name, err := e.taggedTable(ctx, arn)
+	target, err := e.taggedResource(ctx, arn)
 	if err != nil {
 		return api.EmptyOutput{}, err
 	}
-	err = e.changeTags(ctx, name, arn, func(t *catalog.Table) error {
+	err = e.changeTags(ctx, target, func(tags *[]catalog.Tag) error {
 		for _, tag := range in.Tags {
-			i := tagIndex(t.Tags, *tag.Key)
+			i := tagIndex(*tags, *tag.Key)
 			if i < 0 {
-				t.Tags = append(t.Tags, catalog.Tag{Key: *tag.Key, Value: *tag.Value})
+				*tags = append(*tags, catalog.Tag{Key: *tag.Key, Value: *tag.Value})
 			} else {
-				t.Tags[i].Value = *tag.Value
+				(*tags)[i].Value = *tag.Value
 			}
 		}
-		if len(t.Tags) > maxTagsPerResource {
+		if len(*tags) > maxTagsPerResource {
 			return ddberr.Validation("Number of Tags exceed the current limit for the provided ResourceArn")
 		}
 		size := 0
-		for _, tag := range t.Tags {
+		for _, tag := range *tags {
 			size += len(tag.Key) + len(tag.Value)
 		}
 		if size > maxTagSetBytes {
@@ -128,8 +155,8 @@ func (e *Engine) TagResource(ctx context.Context, in *api.TagResourceInput) (api
 	return api.EmptyOutput{}, err
 }
 
-// UntagResource removes tags from a table by key; keys it does not have
-// are ignored.
+// UntagResource removes tags from a table or its live stream by key; keys
+// it does not have are ignored.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UntagResource.html
 func (e *Engine) UntagResource(ctx context.Context, in *api.UntagResourceInput) (api.EmptyOutput, error) {
@@ -145,14 +172,14 @@ func (e *Engine) UntagResource(ctx context.Context, in *api.UntagResourceInput) 
 			return api.EmptyOutput{}, err
 		}
 	}
-	name, err := e.taggedTable(ctx, arn)
+	target, err := e.taggedResource(ctx, arn)
 	if err != nil {
 		return api.EmptyOutput{}, err
 	}
-	err = e.changeTags(ctx, name, arn, func(t *catalog.Table) error {
+	err = e.changeTags(ctx, target, func(tags *[]catalog.Tag) error {
 		for _, k := range in.TagKeys {
-			if i := tagIndex(t.Tags, k); i >= 0 {
-				t.Tags = append(t.Tags[:i], t.Tags[i+1:]...)
+			if i := tagIndex(*tags, k); i >= 0 {
+				*tags = append((*tags)[:i], (*tags)[i+1:]...)
 			}
 		}
 		return nil
@@ -160,26 +187,31 @@ func (e *Engine) UntagResource(ctx context.Context, in *api.UntagResourceInput) 
 	return api.EmptyOutput{}, err
 }
 
-// ListTagsOfResource returns a table's tags, all in one page ([] when it
-// has none). DynamoDB neither pages them nor reads NextToken.
+// ListTagsOfResource returns a table's or its live stream's tags, all in
+// one page ([] when there are none). DynamoDB neither pages them nor reads
+// NextToken.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTagsOfResource.html
 func (e *Engine) ListTagsOfResource(ctx context.Context, in *api.ListTagsOfResourceInput) (*api.ListTagsOfResourceOutput, error) {
 	arn := *in.ResourceArn
-	name, err := e.taggedTable(ctx, arn)
+	target, err := e.taggedResource(ctx, arn)
 	if err != nil {
 		return nil, err
 	}
 	out := &api.ListTagsOfResourceOutput{Tags: [][2]string{}}
 	err = e.read(ctx, func(tx storage.Txn) error {
-		t, err := e.lookup(tx, name)
+		t, err := e.lookup(tx, target.table)
 		if errors.Is(err, catalog.ErrNotFound) {
 			return tagResourceNotFound(arn)
 		}
 		if err != nil {
 			return err
 		}
-		for _, tag := range t.Tags {
+		tags, err := target.tags(t)
+		if err != nil {
+			return err
+		}
+		for _, tag := range *tags {
 			out.Tags = append(out.Tags, [2]string{tag.Key, tag.Value})
 		}
 		return nil
@@ -187,21 +219,26 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, in *api.ListTagsOfResou
 	return out, err
 }
 
-// changeTags applies change to the stored table named name; creating
-// says whether a table still CREATING refuses it (TagResource does).
-func (e *Engine) changeTags(ctx context.Context, name, arn string, change func(*catalog.Table) error, creating bool) error {
+// changeTags applies change to the tags of target and stores its table;
+// creating says whether a table still CREATING refuses it (TagResource
+// does).
+func (e *Engine) changeTags(ctx context.Context, target tagTarget, change func(*[]catalog.Tag) error, creating bool) error {
 	return e.update(ctx, func(tx storage.Txn) error {
-		t, err := tableToChange(tx, name)
+		t, err := tableToChange(tx, target.table)
 		if ddberr.Is(err, ddberr.ResourceNotFoundException) {
-			return tagResourceNotFound(arn)
+			return tagResourceNotFound(target.arn)
 		}
 		if err != nil {
 			return err
 		}
 		if creating && t.Status(e.opts.Now()) == catalog.StatusCreating {
-			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
+			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+target.table)
 		}
-		if err := change(t); err != nil {
+		tags, err := target.tags(t)
+		if err != nil {
+			return err
+		}
+		if err := change(tags); err != nil {
 			return err
 		}
 		return catalog.Put(tx, t)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -90,5 +91,87 @@ func TestTags(t *testing.T) {
 	}
 	if out := mustRun(t, e2, (*Engine).ListTagsOfResource, `{"ResourceArn":"`+young+`"}`); string(out.AppendJSON(nil)) != `{"Tags":[]}` {
 		t.Fatalf("list while CREATING: %s", out.AppendJSON(nil))
+	}
+}
+
+// TestTags_Stream: a table's live stream is a resource of its own with its
+// own tags (live DynamoDB answers ListTagsOfResource on a LatestStreamArn
+// with its tags, and tagging it leaves the table's alone:
+// docs/research-tags.md §2); a stream that is not the live one is
+// ResourceNotFoundException, and a new stream starts untagged.
+func TestTags_Stream(t *testing.T) {
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now}, "")
+	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"streamed","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"Tags":[{"Key":"team","Value":"core"}]}`)
+	const table = "arn:aws:dynamodb:us-east-1:000000000000:table/streamed"
+	latest := func() string {
+		var d struct {
+			Table struct{ LatestStreamArn string }
+		}
+		if err := json.Unmarshal(mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"streamed"}`).AppendJSON(nil), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Table.LatestStreamArn
+	}
+	first := latest()
+	call := func(op, arn, rest string) string {
+		body := `{"ResourceArn":"` + arn + `"` + rest + `}`
+		var out interface{ AppendJSON([]byte) []byte }
+		var err error
+		switch op {
+		case "tag":
+			out, err = run(e, (*Engine).TagResource, body)
+		case "untag":
+			out, err = run(e, (*Engine).UntagResource, body)
+		default:
+			out, err = run(e, (*Engine).ListTagsOfResource, body)
+		}
+		if err != nil {
+			return err.Error()
+		}
+		return string(out.AppendJSON(nil))
+	}
+	notFound := func(arn string) string {
+		return "ResourceNotFoundException: Requested resource not found: ResourceArn: " + arn + " not found"
+	}
+	steps := []struct{ op, arn, rest, want string }{
+		{"list", first, ``, `{"Tags":[]}`},
+		{"tag", first, `,"Tags":[{"Key":"pipeline","Value":"orders"},{"Key":"team","Value":"data"}]`, `{}`},
+		{"list", first, ``, `{"Tags":[{"Key":"pipeline","Value":"orders"},{"Key":"team","Value":"data"}]}`},
+		{"list", table, ``, `{"Tags":[{"Key":"team","Value":"core"}]}`},
+		{"untag", first, `,"TagKeys":["team"]`, `{}`},
+		{"list", first, ``, `{"Tags":[{"Key":"pipeline","Value":"orders"}]}`},
+		{"list", table + "/stream/2020-01-01T00:00:00.000", ``, notFound(table + "/stream/2020-01-01T00:00:00.000")},
+		{"list", table + "/stream/", ``, notFound(table + "/stream/")},
+		{"tag", table + "/backup/01", `,"Tags":[{"Key":"a","Value":"b"}]`, notFound(table + "/backup/01")},
+	}
+	for i, s := range steps {
+		if got := call(s.op, s.arn, s.rest); got != s.want {
+			t.Fatalf("step %d %s %s%s:\n got %s\nwant %s", i, s.op, s.arn, s.rest, got, s.want)
+		}
+	}
+	// Disabled, the stream is no longer taggable; re-enabled, the new
+	// stream starts with no tags and the old ARN stays unknown.
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"streamed","StreamSpecification":{"StreamEnabled":false}}`)
+	if got := call("list", first, ``); got != notFound(first) {
+		t.Fatalf("disabled stream: %s", got)
+	}
+	if got := call("tag", first, `,"Tags":[{"Key":"a","Value":"b"}]`); got != notFound(first) {
+		t.Fatalf("tag a disabled stream: %s", got)
+	}
+	clock.Advance(time.Second)
+	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"streamed","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`)
+	second := latest()
+	if second == first {
+		t.Fatal("re-enabling kept the stream ARN")
+	}
+	if got := call("list", second, ``); got != `{"Tags":[]}` {
+		t.Fatalf("new stream: %s", got)
+	}
+	if got := call("list", first, ``); got != notFound(first) {
+		t.Fatalf("old stream after re-enable: %s", got)
+	}
+	if got := call("list", table, ``); got != `{"Tags":[{"Key":"team","Value":"core"}]}` {
+		t.Fatalf("table tags: %s", got)
 	}
 }

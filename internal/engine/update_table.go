@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/catalog"
@@ -29,9 +30,9 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	name := *in.TableName
 	var t *catalog.Table
 	var created, deleted *catalog.Index
-	oldThroughput := map[string][2]int64{}
-	var updating bool // a billing or throughput change: the response says UPDATING
-	var oldRead, oldWrite int64
+	oldThroughput := map[string][3]int64{} // GSI: read, write, decreases today
+	var updating bool                      // a billing or throughput change: the response says UPDATING
+	var oldRead, oldWrite, oldDecreases int64
 	oldClass, oldClassAt := "", int64(0)
 	err := e.update(ctx, func(tx storage.Txn) error {
 		created, deleted = nil, nil
@@ -41,6 +42,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 			return err
 		}
 		oldRead, oldWrite = t.ReadCapacityUnits, t.WriteCapacityUnits
+		oldDecreases = t.Throughput.DecreasesToday(e.opts.Now())
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
@@ -60,10 +62,15 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if tc := in.TableClass; tc != nil {
 			// A change answers UPDATING with the old class; the class it
 			// already has (STANDARD when never set) changes nothing.
+			now := e.opts.Now()
+			if err := checkTableClassBudget(t, now); err != nil {
+				return err
+			}
 			updating = true
 			oldClass, oldClassAt = t.TableClass, t.TableClassChanged
 			if *tc != cmp.Or(t.TableClass, "STANDARD") {
-				t.TableClass, t.TableClassChanged = *tc, e.opts.Now().UnixNano()
+				t.TableClass, t.TableClassChanged = *tc, now.UnixNano()
+				t.TableClassChanges = append(t.TableClassChanges, now.UnixNano())
 			}
 		}
 		if dp := in.DeletionProtectionEnabled; dp != nil {
@@ -86,8 +93,8 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 				if err != nil {
 					return err
 				}
-				oldThroughput[ix.Name] = [2]int64{ix.ReadCapacityUnits, ix.WriteCapacityUnits}
-				if err := updateIndexThroughput(t, ix, u.Update); err != nil {
+				oldThroughput[ix.Name] = [3]int64{ix.ReadCapacityUnits, ix.WriteCapacityUnits, ix.Throughput.DecreasesToday(e.opts.Now())}
+				if err := updateIndexThroughput(t, ix, u.Update, e.opts.Now()); err != nil {
 					return err
 				}
 			}
@@ -126,8 +133,10 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		}
 	}
 	if updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil && in.TableClass == nil {
-		// The response still shows the throughput being replaced.
+		// The response still shows the throughput being replaced and the
+		// decreases before this one, with the new change's time.
 		d.ReadCapacityUnits, d.WriteCapacityUnits = oldRead, oldWrite
+		d.Throughput.DecreasesToday = oldDecreases
 	}
 	for _, id := range d.GlobalSecondaryIndexes {
 		if created != nil && id.IndexName == created.Name {
@@ -139,11 +148,12 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 			// The response still shows the throughput being replaced.
 			id.IndexStatus = catalog.IndexUpdating
 			id.ReadCapacityUnits, id.WriteCapacityUnits = old[0], old[1]
+			id.Throughput.DecreasesToday = old[2]
 		}
 		id.WarmRead, id.WarmWrite = 0, 0
 	}
 	if deleted != nil {
-		id := indexDescription(d.TableArn, deleted)
+		id := indexDescription(d.TableArn, deleted, e.opts.Now())
 		id.IndexStatus = catalog.IndexDeleting
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
@@ -173,6 +183,9 @@ func (e *Engine) changeThroughput(t *catalog.Table, in *api.UpdateTableInput) (u
 	}
 	switch {
 	case mode == catalog.BillingPayPerRequest && t.BillingMode != catalog.BillingPayPerRequest:
+		if err := recordPayPerRequestSwitch(t, e.opts.Now()); err != nil {
+			return false, err
+		}
 		t.BillingMode, t.PayPerRequestSince = catalog.BillingPayPerRequest, e.opts.Now().UnixNano()
 		t.ReadCapacityUnits, t.WriteCapacityUnits = 0, 0
 		for _, ix := range t.GSIs {
@@ -199,6 +212,10 @@ func (e *Engine) changeThroughput(t *catalog.Table, in *api.UpdateTableInput) (u
 		return false, ddberr.Validation(fmt.Sprintf("The provisioned throughput for the table will not change. The requested value equals the current value. "+
 			"Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. "+
 			"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.ReadCapacityUnits, *pt.ReadCapacityUnits, t.WriteCapacityUnits, *pt.WriteCapacityUnits))
+	default:
+		if err := recordThroughputChange(&t.Throughput, t.ReadCapacityUnits, t.WriteCapacityUnits, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits, e.opts.Now()); err != nil {
+			return false, err
+		}
 	}
 	t.ReadCapacityUnits, t.WriteCapacityUnits = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 	return true, nil
@@ -379,7 +396,7 @@ func deleteIndex(t *catalog.Table, name string) (*catalog.Index, error) {
 }
 
 // updateIndexThroughput applies an Update action.
-func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.SecondaryIndex) error {
+func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.SecondaryIndex, now time.Time) error {
 	if pt := u.ProvisionedThroughput; pt != nil {
 		if t.BillingMode == catalog.BillingPayPerRequest {
 			return ddberr.InvalidParam("The only Updates for index: " + ix.Name + " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
@@ -394,6 +411,13 @@ func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.Secondary
 				"Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. "+
 				"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 				ix.Name, ix.ReadCapacityUnits, r, ix.WriteCapacityUnits, w))
+		}
+		if t.BillingMode != catalog.BillingPayPerRequest && ix.ReadCapacityUnits != 0 {
+			// A change of a provisioned GSI (not the throughput a switch
+			// to PROVISIONED gives it) counts against its own budget.
+			if err := recordThroughputChange(&ix.Throughput, ix.ReadCapacityUnits, ix.WriteCapacityUnits, r, w, now); err != nil {
+				return err
+			}
 		}
 		ix.ReadCapacityUnits, ix.WriteCapacityUnits = r, w
 	}
