@@ -34,20 +34,20 @@ func newDesignCommand(stdout io.Writer) *cobra.Command {
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet or run)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run or analyze)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet or run")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, run or analyze")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: README.md and
 schema/design.schema.json; examples in examples/.`,
 	}
-	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout))
+	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout))
 	return cmd
 }
 

@@ -1,7 +1,9 @@
 // Package design owns dynago's single-table design files: the model of a
 // table, its entities with key templates, and its access patterns
-// (Load), the rules that check a design (Rules, Check), and the
-// worksheet written from it (Worksheet).
+// (Load), the rules that check a design (Rules, Check), the worksheet
+// written from it (Worksheet), its run against a server (Run), and its
+// analysis: capacity, storage, monthly cost and hot partition keys from
+// the patterns' rates and the workload section (Analyze).
 //
 // A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
 // is data only:
@@ -14,6 +16,7 @@
 //	patterns: per access pattern its key condition in template terms
 //	          (PK = USER#<UserName> AND SK begins_with ORDER#), index,
 //	          expected entity types, order, page size and rates
+//	workload: items stored per entity and key skew, for Analyze
 //
 // The method is the seeds' (../shared/seeds/004 calls it a worksheet):
 // list the access patterns, give each entity key templates, overload the
@@ -42,6 +45,29 @@ type Design struct {
 	Table    Table
 	Entities []*Entity
 	Patterns []*Pattern
+	Workload Workload
+}
+
+// Workload is what the analyzer needs beyond the patterns' rates: how
+// many items of each entity the table holds, and how unevenly key
+// attributes' values are used.
+type Workload struct {
+	// Items is the number of items stored per entity name.
+	Items map[string]float64
+	// Skew is, per attribute name, how requests spread over its values;
+	// an attribute not listed is uniform.
+	Skew map[string]Skew
+	Pos  Pos
+}
+
+// Skew is how requests spread over an attribute's values: uniformly
+// (the zero value), by Zipf's law with exponent Zipf over the
+// attribute's values or cardinality, or with explicit shares of the
+// busiest values (Top, value to share of requests, summing to at most 1).
+type Skew struct {
+	Zipf float64
+	Top  map[string]float64
+	Pos  Pos
 }
 
 // KeyAttr is one attribute of a key schema.
@@ -168,7 +194,11 @@ type Pattern struct {
 	Order    string
 	PageSize int
 	Rate     Rate
-	Pos      Pos
+	// Consistent asks for strongly consistent reads (twice the units of
+	// eventually consistent ones); Transaction says the request runs in
+	// TransactGetItems or TransactWriteItems (twice the units again).
+	Consistent, Transaction bool
+	Pos                     Pos
 }
 
 // Attribute returns the entity's attribute named name, or nil.

@@ -1,9 +1,12 @@
 package design
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dynago/dynago/internal/pricing"
 )
 
 // FuzzParseTemplate: any text parses or is refused with an error, and a
@@ -64,7 +67,8 @@ func FuzzParseKeyCondition(f *testing.F) {
 // the rules run on whatever parsed cleanly.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.design.yaml")
-	for _, path := range files {
+	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	for _, path := range append(files, analyze...) {
 		if raw, err := os.ReadFile(path); err == nil {
 			f.Add(raw)
 		}
@@ -77,6 +81,12 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(diags) == 0 {
 			Check(d, Rules)
+			a := Analyze(d, pricing.Default())
+			for _, write := range []func(io.Writer) error{a.WriteText, a.WriteJSON, a.WriteSVG} {
+				if err := write(io.Discard); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	})
 }

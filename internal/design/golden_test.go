@@ -3,10 +3,13 @@ package design
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/pricing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -65,5 +68,73 @@ func TestGolden_Examples(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden(t, name+".worksheet.md", ws.Bytes())
+	}
+}
+
+// TestGolden_Analyze: dynago design analyze's text, JSON and SVG for the
+// three seed designs and the unsharded seed 001 (testdata/analyze) match
+// their golden files; the unsharded design's STATUS#open is the one hot
+// key, at 5× the 1,000 WCU limit, with 5 shards proposed.
+func TestGolden_Analyze(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.design.yaml")
+	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	files = append(files, more...)
+	if len(files) != 4 {
+		t.Fatalf("want the three seed designs and testdata/analyze's one, found %v", files)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".design.yaml")
+		d, diags, err := Load(path)
+		if err != nil || len(diags) > 0 {
+			t.Fatalf("%s: %v %v", path, err, diags)
+		}
+		d.File = filepath.Base(path)
+		a := Analyze(d, pricing.Default())
+		var text, js, svg bytes.Buffer
+		if err := a.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.WriteJSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.WriteSVG(&svg); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "analyze/"+name+".txt", text.Bytes())
+		golden(t, "analyze/"+name+".json", js.Bytes())
+		golden(t, "analyze/"+name+".svg", svg.Bytes())
+		var hot []KeyLoad
+		for _, k := range a.Keys {
+			if k.Hot() {
+				hot = append(hot, k)
+			}
+		}
+		switch name {
+		case "orders-unsharded":
+			if len(hot) != 1 || hot[0].Template != "STATUS#<status>" || hot[0].Index != "GSI2" || hot[0].WriteUnits != 5000 || hot[0].Multiple != 5 || hot[0].Shards != 5 || hot[0].Variable != "status" {
+				t.Errorf("unsharded seed 001: hot keys %+v", hot)
+			}
+		default:
+			if len(hot) != 0 {
+				t.Errorf("%s: hot keys %+v", name, hot)
+			}
+		}
+	}
+}
+
+// TestHarmonic: the busiest value's share under Zipf's law, 1/H(n, s),
+// against sums worked out term by term.
+func TestHarmonic(t *testing.T) {
+	for _, tc := range []struct{ n, s, want float64 }{
+		{1, 1, 1},
+		{4, 1, 1 + 1.0/2 + 1.0/3 + 1.0/4},
+		{10, 2, 1.5497677311665408},
+		{1e6, 1, 14.392726722864},   // ln(1e6) + γ + 1/(2n)
+		{1e6, 2, 1.6449330668482},   // π²/6 - 1/n
+		{1e9, 1.5, 2.6123116228448}, // ζ(1.5) - 2/sqrt(n)
+	} {
+		if got := harmonic(tc.n, tc.s); math.Abs(got-tc.want) > 1e-6*tc.want {
+			t.Errorf("H(%g, %g) = %.12f, want %.12f", tc.n, tc.s, got, tc.want)
+		}
 	}
 }

@@ -59,7 +59,77 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 			}
 		}
 	}
+	if n := top["workload"]; n != nil {
+		d.Workload = p.workload(n, d)
+	}
 	return d, p.diags
+}
+
+// workload reads the workload section: items per entity and skew per
+// attribute.
+func (p *parser) workload(n *yaml.Node, d *Design) Workload {
+	w := Workload{Pos: p.pos(n)}
+	m := p.mapping(n, "items", "skew")
+	if len(p.entries(m["items"])) > 0 {
+		w.Items = map[string]float64{}
+	}
+	for _, kv := range p.entries(m["items"]) {
+		if d.Entity(kv[0].Value) == nil {
+			p.errorf(p.pos(kv[0]), "workload items: no entity %q", kv[0].Value)
+		}
+		w.Items[kv[0].Value] = p.num(kv[1], "an item count")
+	}
+	if len(p.entries(m["skew"])) > 0 {
+		w.Skew = map[string]Skew{}
+	}
+	for _, kv := range p.entries(m["skew"]) {
+		name := kv[0].Value
+		if !slices.ContainsFunc(d.Entities, func(e *Entity) bool { return e.Attribute(name) != nil }) {
+			p.errorf(p.pos(kv[0]), "workload skew: no entity has an attribute %q", name)
+		}
+		w.Skew[name] = p.skew(name, kv[1])
+	}
+	return w
+}
+
+// skew reads one attribute's skew: uniform, {zipf: S} or {top: {value:
+// share, ...}}.
+func (p *parser) skew(name string, n *yaml.Node) Skew {
+	sk := Skew{Pos: p.pos(n)}
+	if n.Kind == yaml.ScalarNode {
+		if n.Value != "uniform" {
+			p.errorf(p.pos(n), "skew of %s: uniform, {zipf: 1.0} or {top: {value: share}}, not %q", name, n.Value)
+		}
+		return sk
+	}
+	m := p.mapping(n, "zipf", "top")
+	switch {
+	case len(m) != 1:
+		p.errorf(p.pos(n), "skew of %s: give one of zipf or top", name)
+	case m["zipf"] != nil:
+		sk.Zipf = p.num(m["zipf"], "zipf")
+		if sk.Zipf <= 0 || sk.Zipf > 10 {
+			p.errorf(p.pos(m["zipf"]), "skew of %s: the Zipf exponent is above 0 and at most 10 (1 is classic Zipf)", name)
+		}
+	case m["top"] != nil:
+		sk.Top = map[string]float64{}
+		sum := 0.0
+		for _, kv := range p.entries(m["top"]) {
+			v := p.num(kv[1], "a share")
+			if v <= 0 || v > 1 {
+				p.errorf(p.pos(kv[1]), "skew of %s: the share of %q is a fraction above 0 and at most 1", name, kv[0].Value)
+			}
+			sk.Top[kv[0].Value] = v
+			sum += v
+		}
+		if sum > 1+1e-9 {
+			p.errorf(p.pos(m["top"]), "skew of %s: the shares add up to %.3g, more than 1", name, sum)
+		}
+		if len(sk.Top) == 0 {
+			p.errorf(p.pos(m["top"]), "skew of %s: top lists at least one value and its share", name)
+		}
+	}
+	return sk
 }
 
 // yamlLine finds the line number in a YAML parser error.
@@ -144,12 +214,17 @@ func (p *parser) num(n *yaml.Node, what string) float64 {
 		return 0
 	}
 	f, err := strconv.ParseFloat(n.Value, 64)
-	if n.Kind != yaml.ScalarNode || err != nil || f < 0 {
+	if n.Kind != yaml.ScalarNode || err != nil || f < 0 || !(f <= maxNumber) {
 		p.errorf(p.pos(n), "%s is a number of at least 0, not %q", what, n.Value)
 		return 0
 	}
 	return f
 }
+
+// maxNumber bounds every number in a design (rates, counts, sizes): far
+// above any real one, and it keeps NaN, infinities and sums that overflow
+// out of the analysis.
+const maxNumber = 1e15
 
 func (p *parser) boolean(n *yaml.Node, what string) bool {
 	if n == nil {
@@ -401,7 +476,9 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 
 func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
+	pt.Consistent = p.boolean(m["consistent"], "consistent")
+	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
 		pt.ID = p.str(v, "id")
 	}

@@ -21,6 +21,8 @@ func TestSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob("testdata/*.design.yaml")
+	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	files = append(files, analyze...)
 	examples, _ := filepath.Glob("../../examples/*.design.yaml")
 	for _, path := range append(files, examples...) {
 		raw, err := os.ReadFile(path)
