@@ -28,26 +28,27 @@ import (
 	"github.com/dynago/dynago/internal/storage/pebble"
 )
 
-func newDesignCommand(stdout io.Writer) *cobra.Command {
+func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "design",
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run or analyze)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export or import)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet, run or analyze")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export or import")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: README.md and
 schema/design.schema.json; examples in examples/.`,
 	}
-	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout))
+	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
+		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr))
 	return cmd
 }
 

@@ -37,6 +37,11 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "analyze", "--format", "csv", ok}, 2, "", "--format is text, json or svg", -1},
 		{[]string{"design", "analyze", "--prices", "/nonexistent.json", ok}, 2, "", "--prices: open /nonexistent.json", -1},
 		{[]string{"design", "analyze", "../design/testdata/syntax.design.yaml"}, 1, "syntax.design.yaml:", "", -1},
+		{[]string{"design", "export", "../../examples/ecommerce.design.yaml"}, 0, `"Version": "3.0"`, "", -1},
+		{[]string{"design", "export", "--format", "cloudformation", ok}, 2, "", "--format is workbench", -1},
+		{[]string{"design", "import", "../design/testdata/workbench/music.json"}, 0, "      DownloadsByMonth: <Month>\n", "dynago: import: MonthlyDownloads: DownloadsByMonth = <Month>, read from 2 sample items", -1},
+		{[]string{"design", "import", "--table", "Nope", "../design/testdata/workbench/music.json"}, 1, "", `no table "Nope" in the model (Songs)`, -1},
+		{[]string{"design", "import", "../design/testdata/ok.design.yaml"}, 1, "", "not a NoSQL Workbench model", -1},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(tc.args, &out, &errOut)

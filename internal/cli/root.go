@@ -36,7 +36,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newInsightsCommand(stdout))
-	root.AddCommand(newDesignCommand(stdout))
+	root.AddCommand(newDesignCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		var fe errFindings
 		if errors.As(err, &fe) {

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynago/dynago/internal/design"
+)
+
+// newDesignExportCommand is dynago design export FILE: the design as a
+// NoSQL Workbench data model (issue 9).
+func newDesignExportCommand(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write a design as a NoSQL Workbench data model (JSON)",
+		Long: `Write a design file as a NoSQL Workbench for DynamoDB data model (Version
+3.0): the table, its key attributes and typed attributes, its indexes, one
+facet per entity (its table key templates as the key aliases, its
+attributes), and three sample items per entity (TableData) that carry the
+entities' index key values. Import it in NoSQL Workbench with "Import data
+model". Access patterns, the workload, value lists, shards, TTL and stream
+have no place in the format and are left out; a multi-attribute key is an
+error.`,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "workbench" {
+				return usageError{fmt.Errorf("--format is workbench, not %q", format)}
+			}
+			d, diags, err := design.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if len(diags) > 0 {
+				for _, dg := range diags {
+					fmt.Fprintln(stdout, dg)
+				}
+				return errFindings{len(diags)}
+			}
+			raw, err := design.ExportWorkbench(d, time.Now())
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(raw)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "workbench", "output format: workbench (NoSQL Workbench data model JSON)")
+	return cmd
+}
+
+// newDesignImportCommand is dynago design import FILE: a NoSQL Workbench
+// data model as a design file.
+func newDesignImportCommand(stdout, stderr io.Writer) *cobra.Command {
+	var from, table string
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Write a NoSQL Workbench data model as a design file (YAML)",
+		Long: `Read a NoSQL Workbench for DynamoDB data model (JSON; unknown fields are
+ignored) and write a design file to stdout: the table and its indexes, one
+entity per facet with the key aliases as its table key templates
+(USER#<UserName>; an alias that names an attribute is that attribute), the
+attributes with their types, a discriminator when the sample items show one
+attribute with one value per facet, and each entity's index key templates
+read from the sample items (PRODUCT#Widget with ProductName Widget is
+PRODUCT#<ProductName>). What had to be inferred is listed on stderr. The
+format has no access patterns: add them, then run dynago design check.`,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if from != "workbench" {
+				return usageError{fmt.Errorf("--from is workbench, not %q", from)}
+			}
+			raw, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			d, notes, err := design.ImportWorkbench(args[0], raw, table)
+			if err != nil {
+				return err
+			}
+			for _, n := range notes {
+				fmt.Fprintln(stderr, "dynago: import:", n)
+			}
+			out, err := d.YAML([]string{
+				"Imported by dynago design import from " + args[0] + " (NoSQL Workbench).",
+				"The model holds no access patterns: list them under patterns, then run dynago design check.",
+			})
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(out)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON)")
+	cmd.Flags().StringVar(&table, "table", "", "the model's table to import, when it has several")
+	return cmd
+}

@@ -1,0 +1,196 @@
+package design
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// summary is what a design holds, as comparable text: table, indexes,
+// entities with discriminators, attribute types and key templates, and,
+// unless keysOnly, patterns and workload.
+func summary(d *Design, workbench bool) []string {
+	var out []string
+	typ := func(t string) string {
+		if workbench {
+			return workbenchType(t)
+		}
+		return t
+	}
+	out = append(out, fmt.Sprintf("table %s pk %v sk %v billing %s ttl %s stream %s", d.Table.Name, d.Table.PartitionKey, d.Table.SortKey, d.Table.BillingMode, d.Table.TTL, d.Table.Stream))
+	for _, ix := range d.Table.Indexes {
+		out = append(out, fmt.Sprintf("index %s local %v pk %v sk %v projection %s %v", ix.Name, ix.Local, ix.PartitionKey, ix.SortKey, ix.Projection, ix.Include))
+	}
+	for _, e := range d.Entities {
+		out = append(out, fmt.Sprintf("entity %s discriminator %s=%s", e.Name, e.Discriminator, e.DiscriminatorValue))
+		for _, a := range e.Attributes {
+			s := fmt.Sprintf("  attribute %s %s", a.Name, typ(a.Type))
+			if !workbench {
+				s += fmt.Sprintf(" optional %v values %v cardinality %d size %d", a.Optional, a.Values, a.Cardinality, a.Size)
+			}
+			out = append(out, s)
+		}
+		for _, k := range e.Keys {
+			s := fmt.Sprintf("  key %s = %s", k.Attr, k.Template.Text)
+			if workbench && k.Shard != nil {
+				// The format holds no shard rule: the key comes back as
+				// an attribute of its own.
+				s = fmt.Sprintf("  attribute %s S", k.Attr)
+			}
+			if !workbench {
+				s += fmt.Sprintf(" shard %v sparse %v", k.Shard, k.Sparse)
+			}
+			out = append(out, s)
+		}
+	}
+	if workbench {
+		slices.Sort(out)
+		return out
+	}
+	for _, p := range d.Patterns {
+		out = append(out, fmt.Sprintf("pattern %s %q %s %s %s %q %v %s %v %v %s %d %v %v %v", p.ID, p.Description, p.Kind, p.Operation, p.Index, p.KeyCondition, p.Returns, p.Entity, p.Updates, p.Needs, p.Order, p.PageSize, p.Rate, p.Consistent, p.Transaction))
+	}
+	out = append(out, fmt.Sprintf("workload items %v", d.Workload.Items))
+	for name, sk := range d.Workload.Skew {
+		out = append(out, fmt.Sprintf("skew %s zipf %g top %v", name, sk.Zipf, sk.Top))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func loadClean(t *testing.T, path string) *Design {
+	t.Helper()
+	d, diags, err := Load(path)
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("%s: %v %v", path, err, diags)
+	}
+	return d
+}
+
+// TestYAML_RoundTrip: every example and testdata design without syntax
+// errors, written back as YAML, parses to the same design.
+func TestYAML_RoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.design.yaml")
+	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	for _, path := range append(files, append(more, "testdata/ok.design.yaml")...) {
+		d := loadClean(t, path)
+		raw, err := d.YAML([]string{"round trip"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, diags := Parse(path, raw)
+		if len(diags) > 0 {
+			t.Fatalf("%s: the written YAML does not parse: %v\n%s", path, diags, raw)
+		}
+		if got, want := strings.Join(summary(back, false), "\n"), strings.Join(summary(d, false), "\n"); got != want {
+			t.Errorf("%s: round trip differs:\n--- got\n%s\n--- want\n%s", path, got, want)
+		}
+	}
+}
+
+// TestWorkbench_RoundTrip: the seed designs exported as NoSQL Workbench
+// models (Version 3.0, one facet per entity with its key templates as
+// aliases, sample items) and imported back keep everything the format
+// holds: table, keys, billing mode, indexes and projections, entities,
+// discriminators, attribute types (timestamp and epoch as S and N), and
+// every key template, the index ones read back from the sample items.
+func TestWorkbench_RoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.design.yaml")
+	for _, path := range files {
+		d := loadClean(t, path)
+		raw, err := ExportWorkbench(d, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m WorkbenchModel
+		if err := json.Unmarshal(raw, &m); err != nil || m.ModelMetadata.Version != "3.0" || len(m.DataModel) != 1 || len(m.DataModel[0].TableFacets) != len(d.Entities) {
+			t.Fatalf("%s: exported model: %v %+v", path, err, m.ModelMetadata)
+		}
+		if filepath.Base(path) == "ecommerce.design.yaml" {
+			golden(t, "workbench/ecommerce.json", raw)
+		}
+		back, notes, err := ImportWorkbench("model.json", raw, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.Join(summary(back, true), "\n"), strings.Join(summary(d, true), "\n"); got != want {
+			t.Errorf("%s: Workbench round trip differs (notes %v):\n--- got\n%s\n--- want\n%s", path, notes, got, want)
+		}
+	}
+}
+
+// TestImportWorkbench_Lenient: a model in NoSQL Workbench's shape with
+// fields dynago does not know, sample items inside the facets, an alias
+// that names an attribute (SongId) and a constant alias (DETAILS) imports
+// to a design that parses, with the index key read from the items.
+func TestImportWorkbench_Lenient(t *testing.T) {
+	raw, err := os.ReadFile("testdata/workbench/music.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, notes, err := ImportWorkbench("music.json", raw, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.YAML(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "workbench/music.design.yaml", out)
+	if _, diags := Parse("music.design.yaml", out); len(diags) > 0 {
+		t.Fatalf("the imported design does not parse: %v\n%s", diags, out)
+	}
+	if e := d.Entity("MonthlyDownloads"); e == nil || e.Key("DownloadsByMonth") == nil || e.Key("DownloadsByMonth").Template.Text != "<Month>" {
+		t.Errorf("MonthlyDownloads' index key (notes %v):\n%s", notes, out)
+	}
+	if e := d.Entity("SongDetails"); e == nil || e.Key("Id").Template.Text != "<SongId>" || e.Key("Metadata").Template.Text != "DETAILS" {
+		t.Errorf("SongDetails' keys:\n%s", out)
+	}
+}
+
+// TestImportWorkbench_Errors: what cannot be imported says why.
+func TestImportWorkbench_Errors(t *testing.T) {
+	two := `{"DataModel":[{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}},` +
+		`{"TableName":"b","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}}]}`
+	for _, tc := range []struct{ raw, table, want string }{
+		{`{"DataModel": [`, "", "not a NoSQL Workbench model"},
+		{`[]`, "", "not a NoSQL Workbench model"},
+		{`{}`, "", "the model has no table"},
+		{two, "", "the model has 2 tables (a, b): choose one with --table"},
+		{two, "c", `no table "c" in the model (a, b)`},
+		{`{"DataModel":[{"TableName":"a"}]}`, "", "table a has no partition key"},
+		{`{"DataModel":[{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"pk"}},"TableFacets":[{"FacetName":"F","KeyAttributeAlias":{"PartitionKeyAlias":"X#<open"}}]}]}`, "", `facet F: key alias "X#<open"`},
+	} {
+		if _, _, err := ImportWorkbench("m.json", []byte(tc.raw), tc.table); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.raw, err, tc.want)
+		}
+	}
+	if _, _, err := ImportWorkbench("m.json", []byte(two), "b"); err != nil {
+		t.Errorf("--table b: %v", err)
+	}
+}
+
+// FuzzImportWorkbench: any bytes import or are refused with an error,
+// never a panic; an imported design writes YAML that parses.
+func FuzzImportWorkbench(f *testing.F) {
+	for _, path := range []string{"testdata/workbench/music.json", "testdata/golden/workbench/ecommerce.json"} {
+		if raw, err := os.ReadFile(path); err == nil {
+			f.Add(raw)
+		}
+	}
+	f.Add([]byte(`{"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk"}}}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, _, err := ImportWorkbench("fuzz.json", raw, "")
+		if err != nil {
+			return
+		}
+		if _, err := d.YAML(nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
