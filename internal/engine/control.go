@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/dynago/dynago/internal/api"
@@ -148,4 +149,23 @@ func (e *Engine) DescribeKinesisStreamingDestination(ctx context.Context, in *ap
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTableReplicaAutoScaling.html
 func (e *Engine) DescribeTableReplicaAutoScaling(ctx context.Context, in *api.TableArnInput) (api.EmptyOutput, error) {
 	return api.EmptyOutput{}, ddberr.New(ddberr.ResourceNotFoundException, "Global table with name: '"+e.tableNameOf(ctx, *in.TableName)+"' does not exist.")
+}
+
+// checkTableMax refuses provisioned throughput above the per-table
+// maximum DescribeLimits reports (40,000 read and 40,000 write units, for
+// a table and for each GSI), with DynamoDB's LimitExceededException. The
+// live text was captured up to "Per table maximum: 40000."
+// (docs/research-control-plane.md §1); the sentence after it is DynamoDB's
+// usual pointer to the limits page.
+func (e *Engine) checkTableMax(ctx context.Context, read, write int64) error {
+	for _, u := range []struct {
+		name string
+		v    int64
+	}{{"ReadCapacityUnits", read}, {"WriteCapacityUnits", write}} {
+		if u.v > tableMaxUnits {
+			return ddberr.New(ddberr.LimitExceededException, fmt.Sprintf("The requested %s, %d, is above the per table maximum for the account in %s. Per table maximum: %d. "+
+				"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", u.name, u.v, e.region(ctx), tableMaxUnits))
+		}
+	}
+	return nil
 }

@@ -329,3 +329,46 @@ func TestUpdateTable_ChangeBudgets(t *testing.T) {
 	clock.Advance(30 * 24 * time.Hour)
 	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"budget","TableClass":"STANDARD_INFREQUENT_ACCESS"}`)
 }
+
+// TestProvisionedMaximum: provisioned throughput above the per-table
+// maximum DescribeLimits reports (40,000 units, for the table and each
+// GSI) is DynamoDB's LimitExceededException, on CreateTable and on
+// UpdateTable; GSI throughput sent with a switch to on-demand has its own
+// message (docs/research-control-plane.md §1, §6.8).
+func TestProvisionedMaximum(t *testing.T) {
+	e, _ := openEngine(t, Options{}, "")
+	const over = "LimitExceededException: The requested ReadCapacityUnits, 40001, is above the per table maximum for the account in us-east-1. Per table maximum: 40000. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+	table := func(name, tableUnits, gsiUnits string) string {
+		return `{"TableName":"` + name + `","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+		 "ProvisionedThroughput":` + tableUnits + `,"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"},"ProvisionedThroughput":` + gsiUnits + `}]}`
+	}
+	for _, tc := range []struct{ body, want string }{
+		{table("big1", `{"ReadCapacityUnits":40001,"WriteCapacityUnits":5}`, `{"ReadCapacityUnits":1,"WriteCapacityUnits":1}`), over},
+		{table("big2", `{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`, `{"ReadCapacityUnits":40001,"WriteCapacityUnits":1}`), over},
+		{table("big3", `{"ReadCapacityUnits":5,"WriteCapacityUnits":100000}`, `{"ReadCapacityUnits":1,"WriteCapacityUnits":1}`), "LimitExceededException: The requested WriteCapacityUnits, 100000, is above"},
+	} {
+		if _, err := run(e, (*Engine).CreateTable, tc.body); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
+		}
+	}
+	mustRun(t, e, (*Engine).CreateTable, table("okay", `{"ReadCapacityUnits":40000,"WriteCapacityUnits":40000}`, `{"ReadCapacityUnits":40000,"WriteCapacityUnits":40000}`))
+	for _, tc := range []struct{ body, want string }{
+		{`{"TableName":"okay","ProvisionedThroughput":{"ReadCapacityUnits":40001,"WriteCapacityUnits":5}}`, over},
+		{`{"TableName":"okay","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":40001,"WriteCapacityUnits":5}}}]}`, over},
+		{`{"TableName":"okay","BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":6,"WriteCapacityUnits":6}}}]}`,
+			"ValidationException: One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: byG when BillingMode is PAY_PER_REQUEST"},
+	} {
+		if _, err := run(e, (*Engine).UpdateTable, tc.body); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
+		}
+	}
+	// A switch's response has no LastUpdateToPayPerRequestDateTime yet;
+	// DescribeTable shows it.
+	out := mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"okay","BillingMode":"PAY_PER_REQUEST"}`)
+	if out.Table.BillingMode != "PAY_PER_REQUEST" || out.Table.LastUpdateToPayPerRequestDateTime != 0 {
+		t.Errorf("switch response: %+v", out.Table)
+	}
+	if d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"okay"}`).Table; d.LastUpdateToPayPerRequestDateTime == 0 {
+		t.Errorf("DescribeTable after the switch: no LastUpdateToPayPerRequestDateTime")
+	}
+}

@@ -64,6 +64,14 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 	} else {
 		t.ReadCapacityUnits = *in.ProvisionedThroughput.ReadCapacityUnits
 		t.WriteCapacityUnits = *in.ProvisionedThroughput.WriteCapacityUnits
+		if err := e.checkTableMax(ctx, t.ReadCapacityUnits, t.WriteCapacityUnits); err != nil {
+			return nil, err
+		}
+		for _, ix := range t.GSIs {
+			if err := e.checkTableMax(ctx, ix.ReadCapacityUnits, ix.WriteCapacityUnits); err != nil {
+				return nil, err
+			}
+		}
 	}
 	err := e.update(ctx, func(tx storage.Txn) error {
 		if _, _, err := catalog.Get(tx, t.Name); err == nil {

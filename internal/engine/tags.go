@@ -30,8 +30,9 @@ const (
 // letters of any script, digits, white space and + - = . _ : / @.
 var tagText = regexp.MustCompile(`^[\p{L}\p{N}\p{Z}\s+\-=._:/@]*$`)
 
-// resourceArnPattern is a DynamoDB ARN: region, account and resource.
-var resourceArnPattern = regexp.MustCompile(`^arn:[^:]*:([^:]*):([^:]*):([^:]*):(.*)$`)
+// resourceArnPattern is an ARN: partition, service, region, account and
+// resource.
+var resourceArnPattern = regexp.MustCompile(`^arn:([^:]*):([^:]*):([^:]*):([^:]*):(.*)$`)
 
 // tagTarget is the resource a tagging request names: a table, or, when
 // stream is set, the stream with that label on the table.
@@ -47,25 +48,29 @@ func (e *Engine) taggedResource(ctx context.Context, arn string) (tagTarget, err
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " + arn)
 	}
 	m := resourceArnPattern.FindStringSubmatch(arn)
-	if m == nil || m[1] != "dynamodb" {
+	if m == nil || m[2] != "dynamodb" {
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
 	}
-	region, account, resource := m[2], m[3], m[4]
-	name, rest, _ := strings.Cut(strings.TrimPrefix(resource, "table/"), "/")
+	partition, region, account, resource := m[1], m[3], m[4], m[5]
+	name, rest, slash := strings.Cut(strings.TrimPrefix(resource, "table/"), "/")
 	switch {
 	case !strings.HasPrefix(resource, "table/"):
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
 	case strings.HasPrefix(rest, "index/"):
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn)
-	case region != e.region(ctx):
+	case region != e.region(ctx) || partition != "aws":
+		// Another region's table; another partition's (aws-cn, aws-us-gov)
+		// is answered alike (GUESS: docs/research-tags.md §6).
 		return tagTarget{}, ddberr.Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn)
 	case account != e.opts.AccountID:
 		return tagTarget{}, ddberr.New(ddberr.AccessDeniedException, "Access is denied")
 	}
 	target := tagTarget{arn: arn, table: name}
-	if rest != "" {
+	if slash {
+		// table/T/stream/LABEL, and nothing else after the name: a
+		// trailing slash names no resource.
 		label, ok := strings.CutPrefix(rest, "stream/")
-		if !ok || label == "" {
+		if !ok || label == "" || strings.Contains(label, "/") {
 			return tagTarget{}, tagResourceNotFound(arn)
 		}
 		target.stream = label
@@ -208,7 +213,8 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, in *api.ListTagsOfResou
 			return err
 		}
 		tags, err := target.tags(t)
-		if err != nil {
+		if err != nil || t.Status(e.opts.Now()) == catalog.StatusCreating {
+			// CreateTable's tags show once the table is ACTIVE.
 			return err
 		}
 		for _, tag := range *tags {
@@ -219,10 +225,11 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, in *api.ListTagsOfResou
 	return out, err
 }
 
-// changeTags applies change to the tags of target and stores its table;
-// creating says whether a table still CREATING refuses it (TagResource
-// does).
-func (e *Engine) changeTags(ctx context.Context, target tagTarget, change func(*[]catalog.Tag) error, creating bool) error {
+// changeTags applies change to the tags of target and stores its table.
+// While the table is CREATING, TagResource (adding) is refused with
+// ResourceInUseException and UntagResource is a no-op: its CreateTable
+// tags are not visible yet (docs/research-tags.md §3.2).
+func (e *Engine) changeTags(ctx context.Context, target tagTarget, change func(*[]catalog.Tag) error, adding bool) error {
 	return e.update(ctx, func(tx storage.Txn) error {
 		t, err := tableToChange(tx, target.table)
 		if ddberr.Is(err, ddberr.ResourceNotFoundException) {
@@ -231,8 +238,11 @@ func (e *Engine) changeTags(ctx context.Context, target tagTarget, change func(*
 		if err != nil {
 			return err
 		}
-		if creating && t.Status(e.opts.Now()) == catalog.StatusCreating {
-			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+target.table)
+		if t.Status(e.opts.Now()) == catalog.StatusCreating {
+			if adding {
+				return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+target.table)
+			}
+			return nil
 		}
 		tags, err := target.tags(t)
 		if err != nil {

@@ -43,6 +43,8 @@ func TestTags(t *testing.T) {
 		{"tag", `{"ResourceArn":"` + arn + `/index/gsi","Tags":[{"Key":"a","Value":"b"}]}`, `ValidationException: One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: ` + arn + `/index/gsi`},
 		{"list", `{"ResourceArn":"arn:aws:dynamodb:eu-west-1:000000000000:table/tagged"}`, `ValidationException: Invalid TableArn: Invalid ResourceArn provided as input arn:aws:dynamodb:eu-west-1:000000000000:table/tagged`},
 		{"list", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:999999999999:table/tagged"}`, `AccessDeniedException: Access is denied`},
+		{"list", `{"ResourceArn":"arn:aws-cn:dynamodb:us-east-1:000000000000:table/tagged"}`, `ValidationException: Invalid TableArn: Invalid ResourceArn provided as input arn:aws-cn:dynamodb:us-east-1:000000000000:table/tagged`},
+		{"tag", `{"ResourceArn":"` + arn + `/","Tags":[{"Key":"a","Value":"b"}]}`, `ResourceNotFoundException: Requested resource not found: ResourceArn: ` + arn + `/ not found`},
 		{"list", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/nope"}`, `ResourceNotFoundException: Requested resource not found: ResourceArn: arn:aws:dynamodb:us-east-1:000000000000:table/nope not found`},
 		{"tag", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/nope","Tags":[{"Key":"a","Value":"b"}]}`, `ResourceNotFoundException: Requested resource not found: ResourceArn: arn:aws:dynamodb:us-east-1:000000000000:table/nope not found`},
 		{"tag", `{"ResourceArn":"` + arn + `"}`, `ValidationException: 1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null`},
@@ -91,6 +93,18 @@ func TestTags(t *testing.T) {
 	}
 	if out := mustRun(t, e2, (*Engine).ListTagsOfResource, `{"ResourceArn":"`+young+`"}`); string(out.AppendJSON(nil)) != `{"Tags":[]}` {
 		t.Fatalf("list while CREATING: %s", out.AppendJSON(nil))
+	}
+	// CreateTable's tags are not visible while CREATING; Untag then changes
+	// nothing, and they show once the table is ACTIVE.
+	mustRun(t, e2, (*Engine).CreateTable, `{"TableName":"young2","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST","Tags":[{"Key":"t","Value":"1"}]}`)
+	young2 := "arn:aws:dynamodb:us-east-1:000000000000:table/young2"
+	if out := mustRun(t, e2, (*Engine).ListTagsOfResource, `{"ResourceArn":"`+young2+`"}`); string(out.AppendJSON(nil)) != `{"Tags":[]}` {
+		t.Fatalf("CreateTable tags while CREATING: %s", out.AppendJSON(nil))
+	}
+	mustRun(t, e2, (*Engine).UntagResource, `{"ResourceArn":"`+young2+`","TagKeys":["t"]}`)
+	clock.Advance(2 * time.Minute)
+	if out := mustRun(t, e2, (*Engine).ListTagsOfResource, `{"ResourceArn":"`+young2+`"}`); string(out.AppendJSON(nil)) != `{"Tags":[{"Key":"t","Value":"1"}]}` {
+		t.Fatalf("tags once ACTIVE: %s", out.AppendJSON(nil))
 	}
 }
 

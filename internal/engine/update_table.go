@@ -33,6 +33,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	oldThroughput := map[string][3]int64{} // GSI: read, write, decreases today
 	var updating bool                      // a billing or throughput change: the response says UPDATING
 	var oldRead, oldWrite, oldDecreases int64
+	var switched bool // the request changes the billing mode
 	oldClass, oldClassAt := "", int64(0)
 	err := e.update(ctx, func(tx storage.Txn) error {
 		created, deleted = nil, nil
@@ -46,7 +47,11 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 		if t.Status(e.opts.Now()) == catalog.StatusCreating {
 			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
 		}
-		if updating, err = e.changeThroughput(t, in); err != nil {
+		// A switch to PAY_PER_REQUEST in this request (GSI throughput
+		// alongside it has a message of its own).
+		switchToPPR := in.BillingMode != nil && *in.BillingMode == catalog.BillingPayPerRequest && t.BillingMode != catalog.BillingPayPerRequest
+		switched = in.BillingMode != nil && *in.BillingMode != t.BillingMode
+		if updating, err = e.changeThroughput(ctx, t, in); err != nil {
 			return err
 		}
 		if ss := in.StreamSpecification; ss != nil {
@@ -84,6 +89,9 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 				if created, err = e.createIndex(t, u.Create, in.AttributeDefinitions); err != nil {
 					return err
 				}
+				if err := e.checkTableMax(ctx, created.ReadCapacityUnits, created.WriteCapacityUnits); err != nil {
+					return err
+				}
 			case u.Delete != nil:
 				if deleted, err = deleteIndex(t, *u.Delete.IndexName); err != nil {
 					return err
@@ -94,7 +102,12 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 					return err
 				}
 				oldThroughput[ix.Name] = [3]int64{ix.ReadCapacityUnits, ix.WriteCapacityUnits, ix.Throughput.DecreasesToday(e.opts.Now())}
-				if err := updateIndexThroughput(t, ix, u.Update, e.opts.Now()); err != nil {
+				if pt := u.Update.ProvisionedThroughput; pt != nil && pt.ReadCapacityUnits != nil && pt.WriteCapacityUnits != nil {
+					if err := e.checkTableMax(ctx, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
+						return err
+					}
+				}
+				if err := updateIndexThroughput(t, ix, u.Update, switchToPPR, e.opts.Now()); err != nil {
 					return err
 				}
 			}
@@ -124,6 +137,12 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	d.WarmRead, d.WarmWrite = 0, 0
 	if created != nil || deleted != nil || in.StreamSpecification != nil || updating {
 		d.TableStatus = "UPDATING"
+	}
+	if switched {
+		// DynamoDB's response to a switch has the new BillingModeSummary
+		// without LastUpdateToPayPerRequestDateTime; DescribeTable shows it
+		// (docs/research-control-plane.md §6.7).
+		d.LastUpdateToPayPerRequestDateTime = 0
 	}
 	if in.TableClass != nil {
 		// The response still shows the class being replaced.
@@ -167,7 +186,7 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 // them. The same throughput again is refused, as DynamoDB refuses it.
 //
 // Messages: docs/research-control-plane.md §6.2, §6.3.
-func (e *Engine) changeThroughput(t *catalog.Table, in *api.UpdateTableInput) (updating bool, err error) {
+func (e *Engine) changeThroughput(ctx context.Context, t *catalog.Table, in *api.UpdateTableInput) (updating bool, err error) {
 	mode := t.BillingMode
 	if in.BillingMode != nil {
 		mode = *in.BillingMode
@@ -207,12 +226,18 @@ func (e *Engine) changeThroughput(t *catalog.Table, in *api.UpdateTableInput) (u
 				return false, ddberr.InvalidParam("ProvisionedThroughput must be specified for index: " + ix.Name)
 			}
 		}
+		if err := e.checkTableMax(ctx, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
+			return false, err
+		}
 		t.BillingMode, t.MaxReadRequestUnits, t.MaxWriteRequestUnits = catalog.BillingProvisioned, 0, 0
 	case *pt.ReadCapacityUnits == t.ReadCapacityUnits && *pt.WriteCapacityUnits == t.WriteCapacityUnits:
 		return false, ddberr.Validation(fmt.Sprintf("The provisioned throughput for the table will not change. The requested value equals the current value. "+
 			"Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. "+
 			"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.ReadCapacityUnits, *pt.ReadCapacityUnits, t.WriteCapacityUnits, *pt.WriteCapacityUnits))
 	default:
+		if err := e.checkTableMax(ctx, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
+			return false, err
+		}
 		if err := recordThroughputChange(&t.Throughput, t.ReadCapacityUnits, t.WriteCapacityUnits, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits, e.opts.Now()); err != nil {
 			return false, err
 		}
@@ -396,8 +421,11 @@ func deleteIndex(t *catalog.Table, name string) (*catalog.Index, error) {
 }
 
 // updateIndexThroughput applies an Update action.
-func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.SecondaryIndex, now time.Time) error {
+func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.SecondaryIndex, switching bool, now time.Time) error {
 	if pt := u.ProvisionedThroughput; pt != nil {
+		if t.BillingMode == catalog.BillingPayPerRequest && switching {
+			return ddberr.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: " + ix.Name + " when BillingMode is PAY_PER_REQUEST")
+		}
 		if t.BillingMode == catalog.BillingPayPerRequest {
 			return ddberr.InvalidParam("The only Updates for index: " + ix.Name + " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
 		}

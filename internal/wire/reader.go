@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -78,7 +79,7 @@ type Reader struct {
 func NewReader(data []byte) *Reader { return &Reader{data: data} }
 
 // AcceptStringIntegers makes Int64 also take a JSON string that holds a
-// JSON number ("5" for 5), as DynamoDB Local does. DynamoDB itself answers
+// whole number ("5" for 5), as DynamoDB Local does. DynamoDB itself answers
 // such a string with the SerializationException "STRING_VALUE cannot be
 // converted to Integer" (or "Long"), which is what a Reader does unless
 // this is called. It exists for GUIs such as dynamodb-admin whose forms
@@ -336,20 +337,25 @@ func (r *Reader) Int64(want string) (int64, bool, error) {
 	return r.int64From(raw, want)
 }
 
-// stringInt64 reads a JSON string whose whole text is a JSON number and
-// converts it as Int64 converts a number; any other string is the
-// SerializationException DynamoDB gives for a string.
+// stringInt64 reads a JSON string holding a whole number in decimal, with
+// an optional sign and leading zeros ("5", "+5", "-05"), as Java's
+// Long.parseLong (and so DynamoDB Local) reads one; any other string, or
+// one out of the member's range, is the SerializationException DynamoDB
+// gives for a string.
 func (r *Reader) stringInt64(want string) (int64, bool, error) {
 	s, _, err := r.String()
 	if err != nil {
 		return 0, false, err
 	}
-	inner := NewReader([]byte(s))
-	raw, err := inner.readNumber()
-	if err != nil || inner.pos != len(inner.data) {
+	digits := strings.TrimLeft(s, "+-")
+	n, perr := strconv.ParseInt(s, 10, 64)
+	if perr != nil || len(s)-len(digits) > 1 || digits == "" || strings.IndexFunc(digits, func(c rune) bool { return c < '0' || c > '9' }) >= 0 {
 		return 0, false, TypeError(String, want)
 	}
-	return inner.int64From(raw, want)
+	if want == "Integer" && (n < math.MinInt32 || n > math.MaxInt32) {
+		return 0, false, TypeError(String, want)
+	}
+	return n, true, nil
 }
 
 // int64From converts the text of a JSON number for an Integer or Long
