@@ -34,13 +34,13 @@ func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export or import)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export, import or traffic)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export or import")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export, import or traffic")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
@@ -48,7 +48,7 @@ access patterns with their key conditions. Format: README.md and
 schema/design.schema.json; examples in examples/.`,
 	}
 	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
-		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr))
+		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr), newDesignTrafficCommand(stdout))
 	return cmd
 }
 

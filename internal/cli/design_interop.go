@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"time"
 
@@ -98,5 +100,48 @@ format has no access patterns: add them, then run dynago design check.`,
 	}
 	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON)")
 	cmd.Flags().StringVar(&table, "table", "", "the model's table to import, when it has several")
+	return cmd
+}
+
+// newDesignTrafficCommand is dynago design traffic: what a running
+// server's --design classifier has seen (issue 9).
+func newDesignTrafficCommand(stdout io.Writer) *cobra.Command {
+	var endpoint, table, format string
+	cmd := &cobra.Command{
+		Use:   "traffic",
+		Short: "Show live traffic against the designs a server runs with (serve --design)",
+		Long: `Ask a dynago server started with --design FILE what it has seen on each
+designed table: the requests of each declared access pattern, the
+undeclared access paths by shape (Query GSI1: GSI1PK = PRODUCT#<ProductName>),
+undeclared Scans, Queries and Scans whose filters read far more items than
+they return (FILTER-HEAVY, with the read amplification), and written items
+whose keys match no entity's templates. --format json gives the server's
+JSON (GET /design/traffic).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			q := url.Values{}
+			if table != "" {
+				q.Set("table", table)
+			}
+			var rep struct {
+				Tables []design.TableTraffic `json:"tables"`
+			}
+			if err := getJSON(endpoint, "/design/traffic", q, "a traffic report", &rep); err != nil {
+				return err
+			}
+			if format == "json" {
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return design.WriteTrafficText(stdout, rep.Tables)
+		},
+	}
+	cmd.Flags().StringVar(&endpoint, "endpoint", "http://127.0.0.1:8000", "the dynago server's URL")
+	cmd.Flags().StringVar(&table, "table", "", "only this table")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
 }

@@ -80,31 +80,10 @@ func runInsights(o insightsOptions, table string, stdout io.Writer) error {
 		}
 		prices = &p
 	}
-	u, err := url.Parse(strings.TrimRight(o.endpoint, "/") + "/insights")
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError{fmt.Errorf("--endpoint must be an http(s) URL such as http://127.0.0.1:8000, not %q", o.endpoint)}
-	}
-	u.RawQuery = url.Values{"table": {table}, "window": {o.window.String()}, "top": {fmt.Sprint(o.top)}}.Encode()
-	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Get(u.String())
-	if err != nil {
-		return fmt.Errorf("cannot reach the server at %s: %w", o.endpoint, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct{ Error string }
-		if json.Unmarshal(body, &e) == nil && e.Error != "" {
-			return fmt.Errorf("%s", e.Error)
-		}
-		return fmt.Errorf("%s answered %s (is it a dynago server?)", o.endpoint, resp.Status)
-	}
 	var rep engine.InsightsReport
-	if err := json.Unmarshal(body, &rep); err != nil {
-		return fmt.Errorf("%s did not answer with an insights report: %w", o.endpoint, err)
+	q := url.Values{"table": {table}, "window": {o.window.String()}, "top": {fmt.Sprint(o.top)}}
+	if err := getJSON(o.endpoint, "/insights", q, "an insights report", &rep); err != nil {
+		return err
 	}
 	if prices != nil {
 		rep.Prices = *prices
@@ -276,4 +255,36 @@ func money(v float64, currency string) string {
 		return fmt.Sprintf("%s%.6f", sym, v)
 	}
 	return fmt.Sprintf("%s%.2f", sym, v)
+}
+
+// getJSON GETs path on a dynago server's endpoint and decodes its JSON
+// answer into v (what names it in errors); the server's {"error": ...}
+// answer is the error.
+func getJSON(endpoint, path string, q url.Values, what string, v any) error {
+	u, err := url.Parse(strings.TrimRight(endpoint, "/") + path)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError{fmt.Errorf("--endpoint must be an http(s) URL such as http://127.0.0.1:8000, not %q", endpoint)}
+	}
+	u.RawQuery = q.Encode()
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Get(u.String())
+	if err != nil {
+		return fmt.Errorf("cannot reach the server at %s: %w", endpoint, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		if json.Unmarshal(body, &e) == nil && e.Error != "" {
+			return fmt.Errorf("%s", e.Error)
+		}
+		return fmt.Errorf("%s answered %s (is it a dynago server?)", endpoint, resp.Status)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%s did not answer with %s: %w", endpoint, what, err)
+	}
+	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynago/dynago/internal/catalog"
+	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
@@ -45,6 +46,8 @@ type serveOptions struct {
 	collLimit   int64
 	cpuProfile  string
 	lenientInts bool
+	designs     []string
+	strict      bool
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -79,6 +82,8 @@ in-flight requests finish.`,
 	f.DurationVar(&o.gsiLag, "gsi-lag", 0, "delay the visibility of global secondary index changes by this long, as DynamoDB's asynchronous GSIs do (e.g. 500ms)")
 	f.Int64Var(&o.collLimit, "item-collection-size-limit", engine.DefaultItemCollectionSizeLimit, "most bytes per item collection on tables with local secondary indexes (DynamoDB: 10 GB)")
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
+	f.StringArrayVar(&o.designs, "design", nil, "attach a design file to its table (repeatable): each request is classified against its access patterns, reported by dynago design traffic, GET /design/traffic and the dynago_design_* metrics")
+	f.BoolVar(&o.strict, "design-strict", false, "with --design, refuse a Scan no access pattern declares (AccessDeniedException), for dev and CI")
 	f.BoolVar(&o.lenientInts, "accept-string-numbers", false, `accept "5" for 5 in integer request members (Limit, ReadCapacityUnits...), as DynamoDB Local does, for GUIs such as dynamodb-admin whose forms send strings; DynamoDB answers SerializationException`)
 	return cmd
 }
@@ -170,10 +175,19 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 			return usageError{fmt.Errorf("--prices: %w", err)}
 		}
 	}
+	traffic, err := loadDesigns(o.designs)
+	if err != nil {
+		store.Close()
+		ln.Close()
+		return usageError{err}
+	}
+	if o.strict && traffic == nil {
+		logger.Warn("--design-strict has no effect without --design")
+	}
 	metrics := server.NewMetrics()
 	opts.Observer = metrics
 	eng := engine.New(store, opts)
-	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts})
+	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts, Traffic: traffic, DesignStrict: o.strict})
 	var fresh freshConns
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,
@@ -272,4 +286,29 @@ func (f *freshConns) closeAll() {
 		c.Close()
 		delete(f.conns, c)
 	}
+}
+
+// loadDesigns reads serve's --design files into a traffic classifier (nil
+// without files); a file that does not parse is an error naming its first
+// problem.
+func loadDesigns(files []string) (*design.Traffic, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	var ds []*design.Design
+	for _, f := range files {
+		d, diags, err := design.Load(f)
+		if err != nil {
+			return nil, fmt.Errorf("--design: %w", err)
+		}
+		if len(diags) > 0 {
+			return nil, fmt.Errorf("--design: %s (dynago design check %s lists every problem)", diags[0], f)
+		}
+		ds = append(ds, d)
+	}
+	t, err := design.NewTraffic(ds)
+	if err != nil {
+		return nil, fmt.Errorf("--design: %w", err)
+	}
+	return t, nil
 }

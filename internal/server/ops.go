@@ -12,8 +12,10 @@ type output interface {
 	AppendJSON(dst []byte) []byte
 }
 
-// opFunc decodes, validates and runs one operation.
-type opFunc func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions) (output, error)
+// opFunc decodes, validates and runs one operation; check, when set, sees
+// the validated input first and may refuse it. It returns the input with
+// the output.
+type opFunc func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error)
 
 // ops is the routing table: X-Amz-Target operation name → handler.
 var ops = map[string]opFunc{
@@ -72,14 +74,20 @@ func handle[P any, I interface {
 	*P
 	input
 }, O output](fn func(*engine.Engine, context.Context, I) (O, error)) opFunc {
-	return func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions) (output, error) {
+	return func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error) {
 		in := I(new(P))
 		if err := api.DecodeInputWith(body, in, dec); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := in.Validate(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return fn(e, ctx, in)
+		if check != nil {
+			if err := check(in); err != nil {
+				return nil, nil, err
+			}
+		}
+		out, err := fn(e, ctx, in)
+		return in, out, err
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/wire"
 )
@@ -43,6 +44,12 @@ type Options struct {
 	// default, answer SerializationException "STRING_VALUE cannot be
 	// converted to Long".
 	AcceptStringIntegers bool
+	// Traffic, when set, classifies every request on a table with a
+	// design against its access patterns (serve --design), for GET
+	// /design/traffic and the dynago_design_* metrics; DesignStrict then
+	// refuses a Scan no pattern declares.
+	Traffic      *design.Traffic
+	DesignStrict bool
 }
 
 // Server is an http.Handler speaking DynamoDB's protocol.
@@ -51,6 +58,8 @@ type Server struct {
 	log     *slog.Logger
 	metrics *Metrics
 	decode  api.DecodeOptions
+	traffic *design.Traffic
+	strict  bool
 	ready   atomic.Bool
 
 	ids requestIDs
@@ -63,7 +72,8 @@ func New(e *engine.Engine, opts Options) *Server {
 		opts.Logger = slog.Default()
 	}
 	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics,
-		decode: api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers}}
+		decode:  api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers},
+		traffic: opts.Traffic, strict: opts.DesignStrict}
 	s.ids.init()
 	return s
 }
@@ -91,6 +101,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/" {
 		s.health(w)
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/design/traffic" {
+		s.designTraffic(w, r)
 		return
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/insights" {
@@ -201,9 +215,16 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 			status, err = 0, ddberr.Internal(errors.New("panic"))
 		}
 	}()
-	res, err := run(ctx, s.engine, body, s.decode)
+	var check func(any) error
+	if s.traffic != nil && s.strict {
+		check = s.checkDesign
+	}
+	in, res, err := run(ctx, s.engine, body, s.decode, check)
 	if err != nil {
 		return opName, 0, err
+	}
+	if s.traffic != nil {
+		s.recordDesign(in, res)
 	}
 	*out = res.AppendJSON(*out)
 	return opName, http.StatusOK, nil

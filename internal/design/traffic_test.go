@@ -1,0 +1,72 @@
+package design
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestTraffic_Classify: requests on the seed 004 design's table are named
+// by the most specific pattern they follow, or by their shape when no
+// pattern declares them; writes by their entity; items whose keys no
+// template builds are counted.
+func TestTraffic_Classify(t *testing.T) {
+	d := loadClean(t, "../../examples/ecommerce.design.yaml")
+	tr, err := NewTraffic([]*Design{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq := func(attr, v string) AccessCond { return AccessCond{Attr: attr, Op: "=", Values: []string{v}} }
+	for _, tc := range []struct {
+		name    string
+		a       Access
+		pattern string
+		path    string
+	}{
+		{"GetItem by key", Access{Operation: "GetItem", Conds: []AccessCond{eq("PK", "USER#alice"), eq("SK", "USER#alice")}}, "1", ""},
+		{"all users", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "USER")}}, "2", ""},
+		{"product by name: the narrower pattern", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "PRODUCT"), eq("SK", "PRODUCT#Widget")}}, "5", ""},
+		{"products in a category", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#"}}}}, "4", ""},
+		{"a narrower begins_with", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#Wid"}}}}, "4", ""},
+		{"orders in an ID range", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "ORDER"), {Attr: "SK", Op: "between", Values: []string{"ORDER#1", "ORDER#5"}}}}, "8", ""},
+		{"a whole user collection: undeclared", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "USER#alice")}}, "", "Query table: PK = USER#<UserName>"},
+		{"an unknown key shape", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "JUNK#1")}}, "", "Query table: PK = ?"},
+		{"a begins_with on the wrong prefix", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "USER#alice"), {Attr: "SK", Op: "begins_with", Values: []string{"CART#"}}}}, "", "Query table: PK = USER#<UserName> AND SK begins_with ?"},
+		{"a Scan", Access{Operation: "Scan"}, "", "Scan table"},
+		{"a Scan of an index", Access{Operation: "Scan", Index: "GSI1"}, "", "Scan GSI1"},
+		{"a write of an entity", Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#alice", "SK": "ORDER#9", "Status": "open"}}, "", "PutItem Order"},
+		{"a write of no entity", Access{Operation: "DeleteItem", Key: map[string]string{"PK": "JUNK#1", "SK": "X"}}, "", "DeleteItem (no entity)"},
+	} {
+		tc.a.Table = "ecommerce"
+		pattern, path, ok := tr.Classify(tc.a)
+		if pattern != tc.pattern || ok != (tc.pattern != "") || (tc.path != "" && path != tc.path) {
+			t.Errorf("%s: got pattern %q path %q declared %v, want pattern %q path %q", tc.name, pattern, path, ok, tc.pattern, tc.path)
+		}
+		tr.Record(tc.a)
+	}
+	if _, _, ok := tr.Classify(Access{Table: "other", Operation: "Scan"}); ok || tr.Has("other") {
+		t.Error("a table without a design was classified")
+	}
+	// A filter that keeps one item in ten.
+	tr.Record(Access{Table: "ecommerce", Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "REVIEW")}, Count: 1, Scanned: 10})
+	rep := tr.Report()
+	if len(rep) != 1 || rep[0].Unmatched != 1 || rep[0].UnmatchedExample[0] != "PK=JUNK#1, SK=X" {
+		t.Fatalf("report: %+v", rep)
+	}
+	var b bytes.Buffer
+	if err := WriteTrafficText(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  pattern 12                1 requests  Query GSI2: Type = REVIEW, items 1 of 10 read (FILTER-HEAVY: 10.0× read amplification)\n",
+		"  UNDECLARED SCAN           1 requests  Scan table\n",
+		"  1 written items match no entity's key templates, e.g. PK=JUNK#1, SK=X\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if _, err := NewTraffic([]*Design{d, d}); err == nil {
+		t.Error("two designs of one table accepted")
+	}
+}
