@@ -30,6 +30,9 @@ type Access struct {
 	Key map[string]string
 	// Count and Scanned are the items a Query or Scan returned and read.
 	Count, Scanned int
+	// Failed says the request was answered with an error (throttled, a
+	// failed condition).
+	Failed bool
 }
 
 // AccessCond is one key condition of a request: attribute, operator (=,
@@ -46,6 +49,9 @@ type PathStats struct {
 	Path     string `json:"path"`
 	Declared bool   `json:"declared"`
 	Requests int64  `json:"requests"`
+	// Failed counts the requests answered with an error (throttled, a
+	// failed condition...).
+	Failed int64 `json:"failed"`
 	// Items and Scanned sum what Queries and Scans returned and read;
 	// Scanned/Items is the read amplification of their filters.
 	Items   int64 `json:"items"`
@@ -181,6 +187,9 @@ func (t *Traffic) Record(a Access) (pattern, path string, declared bool) {
 	}
 	ps := tt.Paths[i]
 	ps.Requests++
+	if a.Failed {
+		ps.Failed++
+	}
 	ps.Items += int64(a.Count)
 	ps.Scanned += int64(a.Scanned)
 	return pattern, path, declared
@@ -351,7 +360,11 @@ func WriteTrafficText(w io.Writer, report []TableTraffic) error {
 					amp += fmt.Sprintf(" (FILTER-HEAVY: %s× read amplification)", amplification(p))
 				}
 			}
-			fmt.Fprintf(&b, "  %-18s %8d requests  %s%s\n", label, p.Requests, p.Path, amp)
+			failed := ""
+			if p.Failed > 0 {
+				failed = fmt.Sprintf(", %d failed", p.Failed)
+			}
+			fmt.Fprintf(&b, "  %-18s %8d requests  %s%s%s\n", label, p.Requests, p.Path, amp, failed)
 		}
 		if tt.Unmatched > 0 {
 			fmt.Fprintf(&b, "  %d written items match no entity's key templates, e.g. %s\n", tt.Unmatched, strings.Join(tt.UnmatchedExample, "; "))

@@ -95,13 +95,14 @@ func onIndex(name string) string {
 	return " on index " + name
 }
 
-// recordDesign counts a request that ran.
-func (s *Server) recordDesign(in any, out output) {
+// recordDesign counts a valid request that ran, failed or not.
+func (s *Server) recordDesign(in any, out output, failed bool) {
 	a, ok := access(in)
 	if !ok || !s.traffic.Has(a.Table) {
 		return
 	}
-	if ro, isRead := out.(*api.ReadOutput); isRead && ro != nil {
+	a.Failed = failed
+	if ro, isRead := out.(*api.ReadOutput); isRead && ro != nil && !failed {
 		a.Count, a.Scanned = ro.Count, ro.ScannedCount
 	}
 	pattern, path, declared := s.traffic.Record(a)

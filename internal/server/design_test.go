@@ -34,6 +34,7 @@ func TestDesignTraffic(t *testing.T) {
 		{"PutItem", `{"TableName":"ecommerce","Item":{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"},"Type":{"S":"USER"}}}`, `{}`},
 		{"PutItem", `{"TableName":"ecommerce","Item":{"PK":{"S":"USER#alice"},"SK":{"S":"ORDER#1"},"Type":{"S":"ORDER"}}}`, `{}`},
 		{"PutItem", `{"TableName":"ecommerce","Item":{"PK":{"S":"JUNK"},"SK":{"S":"X"}}}`, `{}`},
+		{"PutItem", `{"TableName":"ecommerce","Item":{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"}},"ConditionExpression":"attribute_not_exists(PK)"}`, `ConditionalCheckFailedException`},
 		{"GetItem", `{"TableName":"ecommerce","Key":{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"}}}`, `"Item"`},
 		{"Query", `{"TableName":"ecommerce","KeyConditionExpression":"PK = :p AND begins_with(SK, :s)","ExpressionAttributeValues":{":p":{"S":"USER#alice"},":s":{"S":"ORDER#"}}}`, `"Count":1`},
 		{"Query", `{"TableName":"ecommerce","KeyConditionExpression":"PK = :p","FilterExpression":"#t = :o","ExpressionAttributeNames":{"#t":"Type"},"ExpressionAttributeValues":{":p":{"S":"USER#alice"},":o":{"S":"ORDER"}}}`, `"Count":1,"ScannedCount":2`},
@@ -57,16 +58,16 @@ func TestDesignTraffic(t *testing.T) {
 	for _, p := range rep.Tables[0].Paths {
 		got[p.Pattern+"|"+p.Path] = *p
 	}
-	for key, want := range map[string]struct{ requests, items, scanned int64 }{
-		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {1, 0, 0},
-		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  {1, 1, 1},
-		"|Query table: PK = USER#<UserName>":                             {1, 1, 2},
-		"|Scan table":                                                    {1, 0, 0},
-		"|PutItem User":                                                  {1, 0, 0},
-		"|PutItem (no entity)":                                           {1, 0, 0},
+	for key, want := range map[string]struct{ requests, failed, items, scanned int64 }{
+		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {1, 0, 0, 0},
+		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  {1, 0, 1, 1},
+		"|Query table: PK = USER#<UserName>":                             {1, 0, 1, 2},
+		"|Scan table":                                                    {1, 0, 0, 0},
+		"|PutItem User":                                                  {2, 1, 0, 0},
+		"|PutItem (no entity)":                                           {1, 0, 0, 0},
 	} {
 		p, ok := got[key]
-		if !ok || p.Requests != want.requests || p.Items != want.items || p.Scanned != want.scanned {
+		if !ok || p.Requests != want.requests || p.Failed != want.failed || p.Items != want.items || p.Scanned != want.scanned {
 			t.Errorf("%s: %+v (present %v), want %+v", key, p, ok, want)
 		}
 	}

@@ -87,6 +87,8 @@ func handle[P any, I interface {
 				return nil, nil, err
 			}
 		}
+		// The input goes back with an error too: a request that was
+		// valid but failed (throttled, a condition) is still counted.
 		out, err := fn(e, ctx, in)
 		return in, out, err
 	}

@@ -220,11 +220,11 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 		check = s.checkDesign
 	}
 	in, res, err := run(ctx, s.engine, body, s.decode, check)
+	if s.traffic != nil && in != nil {
+		s.recordDesign(in, res, err != nil)
+	}
 	if err != nil {
 		return opName, 0, err
-	}
-	if s.traffic != nil {
-		s.recordDesign(in, res)
 	}
 	*out = res.AppendJSON(*out)
 	return opName, http.StatusOK, nil
