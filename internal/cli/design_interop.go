@@ -14,24 +14,33 @@ import (
 )
 
 // newDesignExportCommand is dynago design export FILE: the design as a
-// NoSQL Workbench data model (issue 9).
+// NoSQL Workbench data model, a CloudFormation template or a Terraform
+// resource (issue 9).
 func newDesignExportCommand(stdout io.Writer) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "export FILE",
-		Short: "Write a design as a NoSQL Workbench data model (JSON)",
-		Long: `Write a design file as a NoSQL Workbench for DynamoDB data model (Version
+		Short: "Write a design as a NoSQL Workbench model, CloudFormation or Terraform",
+		Long: `--format workbench (default): write a design file as a NoSQL Workbench for DynamoDB data model (Version
 3.0): the table, its key attributes and typed attributes, its indexes, one
 facet per entity (its table key templates as the key aliases, its
 attributes), and three sample items per entity (TableData) that carry the
 entities' index key values. Import it in NoSQL Workbench with "Import data
 model". Access patterns, the workload, value lists, shards, TTL and stream
 have no place in the format and are left out; a multi-attribute key is an
-error.`,
+error.
+
+--format cloudformation: a CloudFormation template (JSON) with the table as
+one AWS::DynamoDB::Table resource: key schema, attribute definitions, GSIs
+and LSIs with their projections, billing mode, TimeToLiveSpecification and
+StreamSpecification. --format terraform: the same as a Terraform
+aws_dynamodb_table resource (HCL; multi-attribute keys are an error there).
+A PROVISIONED design gets the capacity dynago design analyze computes for
+its peak rates.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "workbench" {
-				return usageError{fmt.Errorf("--format is workbench, not %q", format)}
+			if format != "workbench" && format != "cloudformation" && format != "terraform" {
+				return usageError{fmt.Errorf("--format is workbench, cloudformation or terraform, not %q", format)}
 			}
 			d, diags, err := design.Load(args[0])
 			if err != nil {
@@ -43,7 +52,15 @@ error.`,
 				}
 				return errFindings{len(diags)}
 			}
-			raw, err := design.ExportWorkbench(d, time.Now())
+			var raw []byte
+			switch format {
+			case "cloudformation":
+				raw, err = design.ExportCloudFormation(d)
+			case "terraform":
+				raw, err = design.ExportTerraform(d)
+			default:
+				raw, err = design.ExportWorkbench(d, time.Now())
+			}
 			if err != nil {
 				return err
 			}
@@ -51,7 +68,7 @@ error.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "workbench", "output format: workbench (NoSQL Workbench data model JSON)")
+	cmd.Flags().StringVar(&format, "format", "workbench", "output format: workbench (NoSQL Workbench data model JSON), cloudformation (JSON template) or terraform (HCL)")
 	return cmd
 }
 

@@ -1,0 +1,38 @@
+# Table orders_hot from the single-table design orders-hot.design.yaml (dynago design export).
+resource "aws_dynamodb_table" "ordershot" {
+  name         = "orders_hot"
+  billing_mode = "PROVISIONED"
+  hash_key     = "PK"
+  range_key    = "SK"
+  read_capacity  = 1
+  write_capacity = 5000
+
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+
+  attribute {
+    name = "SK"
+    type = "S"
+  }
+
+  attribute {
+    name = "GSI1PK"
+    type = "S"
+  }
+
+  attribute {
+    name = "GSI1SK"
+    type = "S"
+  }
+
+  global_secondary_index {
+    name            = "GSI1"
+    hash_key        = "GSI1PK"
+    range_key       = "GSI1SK"
+    projection_type = "ALL"
+    read_capacity   = 5
+    write_capacity  = 5000
+  }
+}
