@@ -78,8 +78,8 @@ func newDesignImportCommand(stdout, stderr io.Writer) *cobra.Command {
 	var from, table string
 	cmd := &cobra.Command{
 		Use:   "import FILE",
-		Short: "Write a NoSQL Workbench data model as a design file (YAML)",
-		Long: `Read a NoSQL Workbench for DynamoDB data model (JSON; unknown fields are
+		Short: "Write a NoSQL Workbench model, OneTable schema or MCP schema.json as a design file",
+		Long: `--from workbench (default): read a NoSQL Workbench for DynamoDB data model (JSON; unknown fields are
 ignored) and write a design file to stdout: the table and its indexes, one
 entity per facet with the key aliases as its table key templates
 (USER#<UserName>; an alias that names an attribute is that attribute), the
@@ -87,17 +87,29 @@ attributes with their types, a discriminator when the sample items show one
 attribute with one value per facet, and each entity's index key templates
 read from the sample items (PRODUCT#Widget with ProductName Widget is
 PRODUCT#<ProductName>). What had to be inferred is listed on stderr. The
-format has no access patterns: add them, then run dynago design check.`,
+format has no access patterns: add them, then run dynago design check.
+
+--from onetable: a OneTable schema (JSON): its indexes (primary, GSIs, LSIs
+with type: local, project), one entity per model with its key properties'
+${var} value templates, and the model name in typeField (default _type) as
+the discriminator. --from mcp: the awslabs DynamoDB MCP server's
+schema.json: the table (--table NAME when it has several), gsi_list, each
+entity's pk/sk templates and gsi_mappings in {var} notation, its fields,
+and its access patterns as the design's patterns.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if from != "workbench" {
-				return usageError{fmt.Errorf("--from is workbench, not %q", from)}
+			imports := map[string]func(string, []byte, string) (*design.Design, []string, error){
+				"workbench": design.ImportWorkbench, "onetable": design.ImportOneTable, "mcp": design.ImportMCP,
+			}
+			importer, ok := imports[from]
+			if !ok {
+				return usageError{fmt.Errorf("--from is workbench, onetable or mcp, not %q", from)}
 			}
 			raw, err := os.ReadFile(args[0])
 			if err != nil {
 				return err
 			}
-			d, notes, err := design.ImportWorkbench(args[0], raw, table)
+			d, notes, err := importer(args[0], raw, table)
 			if err != nil {
 				return err
 			}
@@ -105,8 +117,8 @@ format has no access patterns: add them, then run dynago design check.`,
 				fmt.Fprintln(stderr, "dynago: import:", n)
 			}
 			out, err := d.YAML([]string{
-				"Imported by dynago design import from " + args[0] + " (NoSQL Workbench).",
-				"The model holds no access patterns: list them under patterns, then run dynago design check.",
+				"Imported by dynago design import --from " + from + " from " + args[0] + ".",
+				"Check the access patterns (list them under patterns if the source had none), then run dynago design check.",
 			})
 			if err != nil {
 				return err
@@ -115,8 +127,8 @@ format has no access patterns: add them, then run dynago design check.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON)")
-	cmd.Flags().StringVar(&table, "table", "", "the model's table to import, when it has several")
+	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON), onetable (OneTable schema JSON) or mcp (DynamoDB MCP server schema.json)")
+	cmd.Flags().StringVar(&table, "table", "", "the table to import, when the file has several (for onetable: the table's name, default onetable)")
 	return cmd
 }
 

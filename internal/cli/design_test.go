@@ -44,6 +44,9 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "import", "../design/testdata/workbench/music.json"}, 0, "      DownloadsByMonth: <Month>\n", "dynago: import: MonthlyDownloads: DownloadsByMonth = <Month>, read from 2 sample items", -1},
 		{[]string{"design", "import", "--table", "Nope", "../design/testdata/workbench/music.json"}, 1, "", `no table "Nope" in the model (Songs)`, -1},
 		{[]string{"design", "import", "../design/testdata/ok.design.yaml"}, 1, "", "not a NoSQL Workbench model", -1},
+		{[]string{"design", "import", "--from", "onetable", "--table", "crm", "../design/testdata/onetable/crm.json"}, 0, "      gs1pk: user#<email>\n", "OneTable schemas hold no access patterns", -1},
+		{[]string{"design", "import", "--from", "mcp", "../design/testdata/mcp/shop.json"}, 0, "key: pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#", `pattern weird: operation "PartiQL": left out`, -1},
+		{[]string{"design", "import", "--from", "dynamoose", "../design/testdata/mcp/shop.json"}, 2, "", "--from is workbench, onetable or mcp", -1},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(tc.args, &out, &errOut)

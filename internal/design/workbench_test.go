@@ -227,3 +227,104 @@ func TestGolden_IaC(t *testing.T) {
 		t.Errorf("HCL quoting: %s", got)
 	}
 }
+
+// TestImport_OneTableAndMCP: a OneTable schema and a DynamoDB MCP
+// schema.json import to designs that parse back from their YAML, match
+// their golden files and carry the source's keys, indexes and (MCP)
+// access patterns.
+func TestImport_OneTableAndMCP(t *testing.T) {
+	for _, tc := range []struct {
+		file, table string
+		imp         func(string, []byte, string) (*Design, []string, error)
+		check       func(*Design) string
+	}{
+		{"testdata/onetable/crm.json", "crm", ImportOneTable, func(d *Design) string {
+			u := d.Entity("User")
+			switch {
+			case u == nil || u.Key("gs1pk").Template.Text != "user#<email>" || u.Discriminator != "_type" || u.DiscriminatorValue != "User":
+				return "User"
+			case d.Index("ls1") == nil || !d.Index("ls1").Local || d.Index("ls1").Projection != "KEYS_ONLY" || d.Index("gs1").Projection != "INCLUDE":
+				return "indexes"
+			case d.Entity("Account").Attribute("created").Type != "timestamp" || d.Entity("Account").Attribute("balance").Type != "N":
+				return "types"
+			}
+			return ""
+		}},
+		{"testdata/mcp/shop.json", "", ImportMCP, func(d *Design) string {
+			o := d.Entity("Order")
+			switch {
+			case o == nil || o.Key("status_pk").Template.Text != "STATUS#<status>" || o.Key("store").Template.Text != "<store>":
+				return "Order keys"
+			case len(d.Index("RegionIndex").PartitionKey) != 2:
+				return "multi-attribute GSI key"
+			case len(d.Patterns) != 6:
+				return fmt.Sprintf("%d patterns", len(d.Patterns))
+			}
+			return ""
+		}},
+	} {
+		raw, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, notes, err := tc.imp(tc.file, raw, tc.table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what := tc.check(d); what != "" {
+			t.Errorf("%s: %s wrong (notes %v)", tc.file, what, notes)
+		}
+		out, err := d.YAML(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "import/"+filepath.Base(filepath.Dir(tc.file))+".design.yaml", out)
+		back, diags := Parse("imported.design.yaml", out)
+		if len(diags) > 0 {
+			t.Fatalf("%s: the imported design does not parse: %v\n%s", tc.file, diags, out)
+		}
+		if got, want := strings.Join(summary(back, false), "\n"), strings.Join(summary(d, false), "\n"); got != want {
+			t.Errorf("%s: YAML round trip differs:\n--- got\n%s\n--- want\n%s", tc.file, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		imp       func(string, []byte, string) (*Design, []string, error)
+		raw, want string
+	}{
+		{ImportOneTable, `{"models":{}}`, "no primary index"},
+		{ImportOneTable, `{"indexes":{"primary":{"hash":"pk"}}}`, "no models"},
+		{ImportOneTable, `{"indexes":{"primary":{"hash":"pk"}},"models":{"A":{"pk":{"value":"a#<b>"}}}}`, "has < or >"},
+		{ImportOneTable, `[1]`, "not a OneTable schema"},
+		{ImportMCP, `{"tables":[]}`, "no tables"},
+		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a","partition_key":"pk"}},{"table_config":{"table_name":"b","partition_key":"pk"}}]}`, "choose one with --table"},
+		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a"}}]}`, "needs one partition_key"},
+		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a","partition_key":"pk"},"entities":{"E":{"pk_template":"X","gsi_mappings":[{"name":"G"}]}}}]}`, "which gsi_list does not declare"},
+	} {
+		if _, _, err := tc.imp("f.json", []byte(tc.raw), ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.raw, err, tc.want)
+		}
+	}
+}
+
+// FuzzImportOneTableAndMCP: any bytes import or are refused with an
+// error, never a panic; a design imported writes YAML that parses.
+func FuzzImportOneTableAndMCP(f *testing.F) {
+	for _, path := range []string{"testdata/onetable/crm.json", "testdata/mcp/shop.json"} {
+		if raw, err := os.ReadFile(path); err == nil {
+			f.Add(raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, imp := range []func(string, []byte, string) (*Design, []string, error){ImportOneTable, ImportMCP} {
+			d, _, err := imp("fuzz.json", raw, "")
+			if err != nil {
+				continue
+			}
+			out, err := d.YAML(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = Parse("fuzz.design.yaml", out)
+		}
+	})
+}

@@ -1,0 +1,450 @@
+package design
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Imports from other single-table modelling tools' files, read leniently
+// (unknown fields are ignored):
+//
+//   - OneTable schemas (https://doc.onetable.io/api/modeler/ "Schema"): indexes
+//     (primary, GSIs, LSIs with type: local, project), models whose key
+//     properties carry value templates in ${var} notation, and typeField
+//     (default _type) holding the model name, which becomes the
+//     discriminator;
+//   - the awslabs DynamoDB MCP server's schema.json
+//     (https://github.com/awslabs/mcp, src/dynamodb-mcp-server:
+//     tables[].table_config, gsi_list, entities with pk_template /
+//     sk_template / gsi_mappings in {var} notation, fields and
+//     access_patterns), whose access patterns become the design's.
+
+// varNotation matches ${var} (OneTable) and {var} (MCP) template variables.
+var varNotation = regexp.MustCompile(`\$?\{([A-Za-z_][A-Za-z0-9_.\-]*)\}`)
+
+// convertTemplate rewrites a ${var} or {var} template in the seeds' <var>
+// notation.
+func convertTemplate(s string) (Template, error) {
+	if strings.ContainsAny(s, "<>") {
+		return Template{}, fmt.Errorf("template %q has < or >, which design templates keep for variables", s)
+	}
+	return ParseTemplate(varNotation.ReplaceAllString(s, "<$1>"))
+}
+
+// decodeLenient decodes JSON into v, ignoring unknown fields.
+func decodeLenient(file string, raw []byte, what string, v any) error {
+	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(v); err != nil {
+		return fmt.Errorf("%s: not %s: %v", file, what, err)
+	}
+	return nil
+}
+
+// oneTableSchema is the part of a OneTable schema dynago reads.
+type oneTableSchema struct {
+	Format  string
+	Indexes map[string]struct {
+		Hash, Sort, Type string
+		Project          json.RawMessage
+	}
+	Models map[string]map[string]struct {
+		Type     any
+		Value    string
+		Required bool
+	}
+	Params struct {
+		TypeField string
+	}
+}
+
+// oneTableType maps a OneTable property type to a design attribute type.
+func oneTableType(t any) string {
+	s, _ := t.(string)
+	switch strings.ToLower(s) {
+	case "number":
+		return "N"
+	case "boolean":
+		return "BOOL"
+	case "binary", "buffer", "arraybuffer":
+		return "B"
+	case "object":
+		return "M"
+	case "array":
+		return "L"
+	case "set":
+		return "SS"
+	case "date":
+		return "timestamp"
+	}
+	return "S"
+}
+
+// ImportOneTable reads a OneTable schema (JSON) into a design of table
+// table. Notes say what the import could not carry.
+func ImportOneTable(file string, raw []byte, table string) (*Design, []string, error) {
+	var s oneTableSchema
+	if err := decodeLenient(file, raw, "a OneTable schema", &s); err != nil {
+		return nil, nil, err
+	}
+	primary, ok := s.Indexes["primary"]
+	if !ok || primary.Hash == "" {
+		return nil, nil, fmt.Errorf("%s: the schema has no primary index (indexes: {primary: {hash: ..., sort: ...}})", file)
+	}
+	if len(s.Models) == 0 {
+		return nil, nil, fmt.Errorf("%s: the schema has no models", file)
+	}
+	var notes []string
+	if s.Format != "" && !strings.HasPrefix(s.Format, "onetable:") {
+		notes = append(notes, fmt.Sprintf("format %q: read as a OneTable schema", s.Format))
+	}
+	d := &Design{File: file, Table: Table{Name: cmp.Or(table, "onetable"), BillingMode: "PAY_PER_REQUEST"}}
+	keyType := func(name string) string {
+		for _, m := range s.Models {
+			if p, ok := m[name]; ok {
+				if t := oneTableType(p.Type); t == "N" || t == "B" {
+					return t
+				}
+			}
+		}
+		return "S"
+	}
+	d.Table.PartitionKey = []KeyAttr{{primary.Hash, keyType(primary.Hash)}}
+	if primary.Sort != "" {
+		d.Table.SortKey = []KeyAttr{{primary.Sort, keyType(primary.Sort)}}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Indexes)) {
+		if name == "primary" {
+			continue
+		}
+		x := s.Indexes[name]
+		ix := &Index{Name: name, Local: x.Type == "local", Projection: "ALL"}
+		if !ix.Local {
+			if x.Hash == "" {
+				return nil, notes, fmt.Errorf("%s: index %s has no hash key", file, name)
+			}
+			ix.PartitionKey = []KeyAttr{{x.Hash, keyType(x.Hash)}}
+		}
+		if x.Sort != "" {
+			ix.SortKey = []KeyAttr{{x.Sort, keyType(x.Sort)}}
+		}
+		var proj any
+		if len(x.Project) > 0 && json.Unmarshal(x.Project, &proj) == nil {
+			switch p := proj.(type) {
+			case string:
+				if p == "keys" {
+					ix.Projection = "KEYS_ONLY"
+				}
+			case []any:
+				ix.Projection = "INCLUDE"
+				for _, a := range p {
+					if n, ok := a.(string); ok {
+						ix.Include = append(ix.Include, n)
+					}
+				}
+			}
+		}
+		d.Table.Indexes = append(d.Table.Indexes, ix)
+	}
+	keyNames := map[string]bool{}
+	for _, k := range d.attributeDefinitions() {
+		keyNames[k.Name] = true
+	}
+	typeField := cmp.Or(s.Params.TypeField, "_type")
+	for _, name := range slices.Sorted(maps.Keys(s.Models)) {
+		m := s.Models[name]
+		e := &Entity{Name: name, Discriminator: typeField, DiscriminatorValue: name}
+		for _, prop := range slices.Sorted(maps.Keys(m)) {
+			p := m[prop]
+			switch {
+			case prop == typeField:
+			case keyNames[prop] && p.Value != "":
+				t, err := convertTemplate(p.Value)
+				if err != nil {
+					return nil, notes, fmt.Errorf("%s: model %s, %s: %v", file, name, prop, err)
+				}
+				e.Keys = append(e.Keys, &Key{Attr: prop, Template: t})
+			case keyNames[prop]:
+				// A key attribute without a template holds its own value.
+				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !isTableKey(d, prop)})
+			default:
+				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required})
+			}
+		}
+		addTemplateVars(d, e, func(v string) string { return "S" })
+		d.Entities = append(d.Entities, e)
+	}
+	notes = append(notes, "OneTable schemas hold no access patterns: list them under patterns")
+	return d, notes, nil
+}
+
+func isTableKey(d *Design, name string) bool {
+	return hasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
+}
+
+// addTemplateVars declares every key template variable the entity does
+// not have as an attribute, of type typ(v), and makes the variables of
+// its table key templates required: an item always has its table key
+// (OneTable generates an id it leaves optional).
+func addTemplateVars(d *Design, e *Entity, typ func(string) string) {
+	for _, k := range e.Keys {
+		for _, v := range k.Template.Vars() {
+			a := e.Attribute(v)
+			if a == nil {
+				a = &Attribute{Name: v, Type: typ(v)}
+				e.Attributes = append(e.Attributes, a)
+			}
+			if isTableKey(d, k.Attr) {
+				a.Optional = false
+			}
+		}
+	}
+}
+
+// mcpSchema is the part of the MCP server's schema.json dynago reads.
+type mcpSchema struct {
+	Tables []struct {
+		TableConfig struct {
+			TableName    string          `json:"table_name"`
+			PartitionKey json.RawMessage `json:"partition_key"`
+			SortKey      json.RawMessage `json:"sort_key"`
+		} `json:"table_config"`
+		GSIList []struct {
+			Name         string          `json:"name"`
+			PartitionKey json.RawMessage `json:"partition_key"`
+			SortKey      json.RawMessage `json:"sort_key"`
+		} `json:"gsi_list"`
+		Entities map[string]struct {
+			EntityType  string          `json:"entity_type"`
+			PKTemplate  json.RawMessage `json:"pk_template"`
+			SKTemplate  json.RawMessage `json:"sk_template"`
+			GSIMappings []struct {
+				Name       string          `json:"name"`
+				PKTemplate json.RawMessage `json:"pk_template"`
+				SKTemplate json.RawMessage `json:"sk_template"`
+			} `json:"gsi_mappings"`
+			Fields []struct {
+				Name     string `json:"name"`
+				Type     string `json:"type"`
+				Required bool   `json:"required"`
+			} `json:"fields"`
+			AccessPatterns []struct {
+				PatternID      any    `json:"pattern_id"`
+				Name           string `json:"name"`
+				Description    string `json:"description"`
+				Operation      string `json:"operation"`
+				IndexName      string `json:"index_name"`
+				RangeCondition string `json:"range_condition"`
+			} `json:"access_patterns"`
+		} `json:"entities"`
+	} `json:"tables"`
+}
+
+// stringOrList reads a JSON string or list of strings (the MCP schema's
+// single or multi-attribute keys).
+func stringOrList(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		if one == "" {
+			return nil
+		}
+		return []string{one}
+	}
+	var many []string
+	json.Unmarshal(raw, &many)
+	return many
+}
+
+func mcpType(t string) string {
+	switch t {
+	case "integer", "decimal", "number":
+		return "N"
+	case "boolean":
+		return "BOOL"
+	case "object":
+		return "M"
+	case "array":
+		return "L"
+	case "binary":
+		return "B"
+	}
+	return "S"
+}
+
+// ImportMCP reads the DynamoDB MCP server's schema.json into a design of
+// its table named table ("" when it has one).
+func ImportMCP(file string, raw []byte, table string) (*Design, []string, error) {
+	var s mcpSchema
+	if err := decodeLenient(file, raw, "a DynamoDB MCP schema.json", &s); err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	idx := -1
+	for i, t := range s.Tables {
+		names = append(names, t.TableConfig.TableName)
+		if t.TableConfig.TableName == table || (table == "" && len(s.Tables) == 1) {
+			idx = i
+		}
+	}
+	switch {
+	case len(s.Tables) == 0:
+		return nil, nil, fmt.Errorf("%s: the schema has no tables", file)
+	case idx < 0 && table == "":
+		return nil, nil, fmt.Errorf("%s: the schema has %d tables (%s): choose one with --table", file, len(names), strings.Join(names, ", "))
+	case idx < 0:
+		return nil, nil, fmt.Errorf("%s: no table %q in the schema (%s)", file, table, strings.Join(names, ", "))
+	}
+	t := s.Tables[idx]
+	pk := stringOrList(t.TableConfig.PartitionKey)
+	if len(pk) != 1 {
+		return nil, nil, fmt.Errorf("%s: table %s needs one partition_key attribute", file, t.TableConfig.TableName)
+	}
+	var notes []string
+	d := &Design{File: file, Table: Table{Name: t.TableConfig.TableName, BillingMode: "PAY_PER_REQUEST", PartitionKey: []KeyAttr{{pk[0], "S"}}}}
+	if sk := stringOrList(t.TableConfig.SortKey); len(sk) == 1 {
+		d.Table.SortKey = []KeyAttr{{sk[0], "S"}}
+	}
+	for _, g := range t.GSIList {
+		ix := &Index{Name: g.Name, Projection: "ALL"}
+		for _, n := range stringOrList(g.PartitionKey) {
+			ix.PartitionKey = append(ix.PartitionKey, KeyAttr{n, "S"})
+		}
+		for _, n := range stringOrList(g.SortKey) {
+			ix.SortKey = append(ix.SortKey, KeyAttr{n, "S"})
+		}
+		if len(ix.PartitionKey) == 0 {
+			return nil, nil, fmt.Errorf("%s: GSI %s has no partition_key", file, g.Name)
+		}
+		d.Table.Indexes = append(d.Table.Indexes, ix)
+	}
+	for _, name := range slices.Sorted(maps.Keys(t.Entities)) {
+		me := t.Entities[name]
+		e := &Entity{Name: name}
+		for _, f := range me.Fields {
+			e.Attributes = append(e.Attributes, &Attribute{Name: f.Name, Type: mcpType(f.Type), Optional: !f.Required})
+		}
+		addKey := func(attrs []KeyAttr, raw json.RawMessage, where string) error {
+			tpls := stringOrList(raw)
+			if len(tpls) > len(attrs) {
+				return fmt.Errorf("%s: entity %s: %s has %d templates for %d key attributes", file, name, where, len(tpls), len(attrs))
+			}
+			for i, s := range tpls {
+				tpl, err := convertTemplate(s)
+				if err != nil {
+					return fmt.Errorf("%s: entity %s: %s: %v", file, name, where, err)
+				}
+				if k := e.Key(attrs[i].Name); k != nil {
+					// Two indexes share the key attribute: one template.
+					if k.Template.Text != tpl.Text {
+						return fmt.Errorf("%s: entity %s: %s builds %s as %s, another mapping as %s", file, name, where, attrs[i].Name, tpl.Text, k.Template.Text)
+					}
+					continue
+				}
+				e.Keys = append(e.Keys, &Key{Attr: attrs[i].Name, Template: tpl})
+			}
+			return nil
+		}
+		if err := addKey(d.Table.PartitionKey, me.PKTemplate, "pk_template"); err != nil {
+			return nil, notes, err
+		}
+		if err := addKey(d.Table.SortKey, me.SKTemplate, "sk_template"); err != nil {
+			return nil, notes, err
+		}
+		for _, g := range me.GSIMappings {
+			ix := d.Index(g.Name)
+			if ix == nil {
+				return nil, notes, fmt.Errorf("%s: entity %s maps GSI %s, which gsi_list does not declare", file, name, g.Name)
+			}
+			if err := addKey(ix.PartitionKey, g.PKTemplate, g.Name+" pk_template"); err != nil {
+				return nil, notes, err
+			}
+			if err := addKey(ix.SortKey, g.SKTemplate, g.Name+" sk_template"); err != nil {
+				return nil, notes, err
+			}
+		}
+		addTemplateVars(d, e, func(string) string { return "S" })
+		d.Entities = append(d.Entities, e)
+		for _, ap := range me.AccessPatterns {
+			p, err := mcpPattern(d, e, ap.Operation, ap.IndexName, ap.RangeCondition)
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("entity %s, pattern %s: %v: left out", name, ap.Name, err))
+				continue
+			}
+			p.ID = fmt.Sprint(ap.PatternID)
+			if p.ID == "" || p.ID == "<nil>" {
+				p.ID = ap.Name
+			}
+			p.Description = cmp.Or(ap.Description, ap.Name)
+			if slices.ContainsFunc(d.Patterns, func(q *Pattern) bool { return q.ID == p.ID }) {
+				p.ID = ap.Name
+			}
+			d.Patterns = append(d.Patterns, p)
+		}
+	}
+	return d, notes, nil
+}
+
+// mcpPattern writes an MCP access pattern of entity e as a design
+// pattern: a write of the entity, a GetItem on its table key, or a Query
+// on its partition key (with the range condition on its sort key).
+func mcpPattern(d *Design, e *Entity, op, index, rangeCond string) (*Pattern, error) {
+	switch op {
+	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
+		if !strings.HasSuffix(op, "Item") || op == "BatchWriteItem" {
+			op = "PutItem"
+		}
+		return &Pattern{Kind: "write", Operation: op, Entity: e.Name}, nil
+	case "GetItem", "Query", "Scan", "BatchGetItem":
+	default:
+		return nil, fmt.Errorf("operation %q", op)
+	}
+	if op == "BatchGetItem" {
+		op = "GetItem"
+	}
+	p := &Pattern{Kind: "read", Operation: op, Index: index, Returns: []string{e.Name}}
+	if op == "Scan" {
+		return p, nil
+	}
+	pk, sk, ok := d.KeySchema(index)
+	if !ok {
+		return nil, fmt.Errorf("no index %q", index)
+	}
+	var conds []string
+	for _, ka := range pk {
+		t, _, _, has := e.ValueOf(ka.Name)
+		if !has {
+			return nil, fmt.Errorf("the entity has no %s", ka.Name)
+		}
+		conds = append(conds, ka.Name+" = "+t.Text)
+	}
+	if len(sk) > 0 {
+		t, _, _, has := e.ValueOf(sk[len(sk)-1].Name)
+		switch {
+		case !has:
+		case op == "GetItem":
+			conds = append(conds, sk[0].Name+" = "+t.Text)
+		case rangeCond == "begins_with" || (rangeCond == "" && t.Prefix() != "" && !t.Constant()):
+			if t.Prefix() != "" {
+				conds = append(conds, sk[len(sk)-1].Name+" begins_with "+t.Prefix())
+			}
+		case rangeCond == "between":
+			conds = append(conds, sk[len(sk)-1].Name+" between "+t.Text+" and "+t.Text)
+		case slices.Contains([]string{"<", "<=", ">", ">="}, rangeCond):
+			conds = append(conds, sk[len(sk)-1].Name+" "+rangeCond+" "+t.Text)
+		}
+	}
+	p.KeyCondition = strings.Join(conds, " AND ")
+	c, err := ParseKeyCondition(p.KeyCondition)
+	if err != nil {
+		return nil, err
+	}
+	p.Conditions = c
+	return p, nil
+}
