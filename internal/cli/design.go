@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -20,12 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/spf13/cobra"
 
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/design"
-	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/inproc"
 	"github.com/dynago/dynago/internal/sdkhttp"
-	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/pebble"
 )
 
 func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -34,13 +29,13 @@ func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export, import or traffic)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export, import, traffic or gen-go)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export, import or traffic")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export, import, traffic or gen-go")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
@@ -48,7 +43,7 @@ access patterns with their key conditions. Format: README.md and
 schema/design.schema.json; examples in examples/.`,
 	}
 	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
-		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr), newDesignTrafficCommand(stdout))
+		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr), newDesignTrafficCommand(stdout), newDesignGenGoCommand(stdout))
 	return cmd
 }
 
@@ -223,7 +218,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	endpoint, where := o.endpoint, o.endpoint
 	opts := dynamodb.Options{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("dynago", "dynago", "")}
 	if endpoint == "" {
-		ep, stop, err := inProcessServer()
+		ep, stop, err := inproc.Start()
 		if err != nil {
 			return err
 		}
@@ -319,31 +314,6 @@ func typesText(ts []string) string {
 		parts = append(parts[:4], fmt.Sprintf("... (%d items)", len(ts)))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// inProcessServer starts an in-memory dynago on a loopback port and
-// returns its endpoint and a function that stops it.
-func inProcessServer() (string, func(), error) {
-	store, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
-	if err != nil {
-		return "", nil, err
-	}
-	eng := engine.New(store, engine.Options{Logger: slog.New(slog.DiscardHandler)})
-	srv := server.New(eng, server.Options{Logger: slog.New(slog.DiscardHandler)})
-	srv.MarkReady()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		eng.Close()
-		store.Close()
-		return "", nil, err
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	return "http://" + ln.Addr().String(), func() {
-		hs.Close()
-		eng.Close()
-		store.Close()
-	}, nil
 }
 
 // awsConfig loads the AWS SDK's configuration from the environment (for

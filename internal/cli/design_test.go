@@ -47,6 +47,8 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "import", "--from", "onetable", "--table", "crm", "../design/testdata/onetable/crm.json"}, 0, "      gs1pk: user#<email>\n", "OneTable schemas hold no access patterns", -1},
 		{[]string{"design", "import", "--from", "mcp", "../design/testdata/mcp/shop.json"}, 0, "key: pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#", `pattern weird: operation "PartiQL": left out`, -1},
 		{[]string{"design", "import", "--from", "dynamoose", "../design/testdata/mcp/shop.json"}, 2, "", "--from is workbench, onetable or mcp", -1},
+		{[]string{"design", "gen-go", ok}, 0, "func (c *Client) ShipOrder(ctx context.Context, x Order) error {", "", -1},
+		{[]string{"design", "gen-go", "--package", "Bad-Name", ok}, 2, "", `--package "Bad-Name" is not a Go package name`, -1},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(tc.args, &out, &errOut)

@@ -138,3 +138,44 @@ func TestHarmonic(t *testing.T) {
 		}
 	}
 }
+
+// TestGolden_GenGo: the Go packages dynago design gen-go writes for the
+// seed designs (and testdata/ok.design.yaml, whose update rewrites a
+// sharded GSI key) are the ones committed in examples/gen, which compile
+// and whose tests run them against dynago. go test ./internal/design -run
+// GenGo -update rewrites them.
+func TestGolden_GenGo(t *testing.T) {
+	for _, tc := range []struct{ file, pkg string }{
+		{"../../examples/ecommerce.design.yaml", "ecommerce"},
+		{"../../examples/orders.design.yaml", "orders"},
+		{"../../examples/social.design.yaml", "social"},
+		{"testdata/ok.design.yaml", "shop"},
+	} {
+		d, diags, err := Load(tc.file)
+		if err != nil || len(diags) > 0 {
+			t.Fatal(err, diags)
+		}
+		d.File = filepath.Base(tc.file)
+		src, err := GenGo(d, tc.pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("..", "..", "examples", "gen", tc.pkg, tc.pkg+".go")
+		if *update {
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(src, want) {
+			t.Errorf("%s differs from what gen-go writes for %s (go test ./internal/design -run GenGo -update): %v", path, tc.file, err)
+		}
+	}
+	for _, tc := range []struct{ table, want string }{{"ecommerce", "ecommerce"}, {"My-Table.v2", "mytablev2"}, {"9lives", "lives"}, {"---", "design"}} {
+		if got := PackageName(tc.table); got != tc.want || !ValidPackageName(got) {
+			t.Errorf("PackageName(%q) = %q, want %q", tc.table, got, tc.want)
+		}
+	}
+}

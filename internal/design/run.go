@@ -86,8 +86,14 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// createTable creates the design's table and indexes and waits until it
-// is ACTIVE; created says CreateTable succeeded.
+// CreateTable creates d's table and indexes, named table, through c and
+// waits until it is ACTIVE; created says CreateTable succeeded (false
+// when the table already existed: it is left as it is).
+func CreateTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
+	return createTable(ctx, d, c, table)
+}
+
+// createTable is CreateTable.
 func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
 	defs := map[string]string{}
 	schema := func(pk, sk []KeyAttr) []types.KeySchemaElement {
