@@ -34,23 +34,29 @@ func scalarTexts(it attr.Item) map[string]string {
 	return m
 }
 
-// access describes a validated input for the classifier; ok is false for
-// operations it does not classify (batches, transactions, control plane).
-func access(in any) (a design.Access, ok bool) {
+// accesses describes a validated input for the classifier: one Access per
+// item a batch or transaction touches (its sub-requests classified as
+// GetItem, PutItem, UpdateItem, DeleteItem); nil for what it does not
+// classify (control plane, streams, a ConditionCheck).
+func accesses(in any) []design.Access {
 	str := func(p *string) string {
 		if p == nil {
 			return ""
 		}
 		return *p
 	}
-	switch in := in.(type) {
-	case *api.GetItemInput:
-		a = design.Access{Table: str(in.TableName), Operation: "GetItem"}
-		for name, v := range scalarTexts(in.Key) {
+	get := func(table string, key attr.Item) design.Access {
+		a := design.Access{Table: table, Operation: "GetItem"}
+		for name, v := range scalarTexts(key) {
 			a.Conds = append(a.Conds, design.AccessCond{Attr: name, Op: "=", Values: []string{v}})
 		}
+		return a
+	}
+	switch in := in.(type) {
+	case *api.GetItemInput:
+		return []design.Access{get(str(in.TableName), in.Key)}
 	case *api.QueryInput:
-		a = design.Access{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Query"}
+		a := design.Access{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Query"}
 		for _, c := range in.KeyConds {
 			ac := design.AccessCond{Attr: c.Name, Op: keyOps[c.Op]}
 			for _, v := range c.Values {
@@ -58,34 +64,74 @@ func access(in any) (a design.Access, ok bool) {
 			}
 			a.Conds = append(a.Conds, ac)
 		}
+		return []design.Access{a}
 	case *api.ScanInput:
-		a = design.Access{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Scan"}
+		return []design.Access{{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Scan"}}
 	case *api.PutItemInput:
-		a = design.Access{Table: str(in.TableName), Operation: "PutItem", Key: scalarTexts(in.Item)}
+		return []design.Access{{Table: str(in.TableName), Operation: "PutItem", Key: scalarTexts(in.Item)}}
 	case *api.UpdateItemInput:
-		a = design.Access{Table: str(in.TableName), Operation: "UpdateItem", Key: scalarTexts(in.Key)}
+		return []design.Access{{Table: str(in.TableName), Operation: "UpdateItem", Key: scalarTexts(in.Key)}}
 	case *api.DeleteItemInput:
-		a = design.Access{Table: str(in.TableName), Operation: "DeleteItem", Key: scalarTexts(in.Key)}
-	default:
-		return a, false
+		return []design.Access{{Table: str(in.TableName), Operation: "DeleteItem", Key: scalarTexts(in.Key)}}
+	case *api.BatchGetItemInput:
+		var out []design.Access
+		for _, table := range in.Tables {
+			for _, key := range in.RequestItems[table].Keys {
+				out = append(out, get(table, key))
+			}
+		}
+		return out
+	case *api.BatchWriteItemInput:
+		var out []design.Access
+		for _, table := range in.Tables {
+			for _, w := range in.RequestItems[table] {
+				if w.HasPut {
+					out = append(out, design.Access{Table: table, Operation: "PutItem", Key: scalarTexts(w.Put)})
+				} else {
+					out = append(out, design.Access{Table: table, Operation: "DeleteItem", Key: scalarTexts(w.Delete)})
+				}
+			}
+		}
+		return out
+	case *api.TransactGetItemsInput:
+		var out []design.Access
+		for _, g := range in.Gets {
+			out = append(out, get(str(g.TableName), g.Key))
+		}
+		return out
+	case *api.TransactWriteItemsInput:
+		var out []design.Access
+		for _, t := range in.TransactItems {
+			switch {
+			case t.Put != nil:
+				out = append(out, accesses(t.Put)...)
+			case t.Update != nil:
+				out = append(out, accesses(t.Update)...)
+			case t.Delete != nil:
+				out = append(out, accesses(t.Delete)...)
+			}
+		}
+		return out
 	}
-	return a, true
+	return nil
 }
 
 // checkDesign refuses, with --design-strict, a Scan that no pattern of
 // its table's design declares: as an IAM policy that denies dynamodb:Scan
 // would, with AccessDeniedException.
 func (s *Server) checkDesign(in any) error {
-	a, ok := access(in)
-	if !ok || a.Operation != "Scan" || !s.traffic.Has(a.Table) {
-		return nil
+	for _, a := range accesses(in) {
+		if a.Operation != "Scan" || !s.traffic.Has(a.Table) {
+			continue
+		}
+		if _, _, declared := s.traffic.Classify(a); declared {
+			continue
+		}
+		_, path, _ := s.traffic.Record(a)
+		s.metrics.designRequest(a.Table, path, false, 0, 0)
+		return ddberr.New(ddberr.AccessDeniedException, "dynago --design-strict: the design of table "+a.Table+" declares no Scan"+onIndex(a.Index)+": add an access pattern, or query by key")
 	}
-	if _, _, declared := s.traffic.Classify(a); declared {
-		return nil
-	}
-	_, path, _ := s.traffic.Record(a)
-	s.metrics.designRequest(a.Table, path, false, 0, 0)
-	return ddberr.New(ddberr.AccessDeniedException, "dynago --design-strict: the design of table "+a.Table+" declares no Scan"+onIndex(a.Index)+": add an access pattern, or query by key")
+	return nil
 }
 
 func onIndex(name string) string {
@@ -95,21 +141,23 @@ func onIndex(name string) string {
 	return " on index " + name
 }
 
-// recordDesign counts a valid request that ran, failed or not.
+// recordDesign counts a valid request that ran, failed or not: each item
+// of a batch or transaction as its own access.
 func (s *Server) recordDesign(in any, out output, failed bool) {
-	a, ok := access(in)
-	if !ok || !s.traffic.Has(a.Table) {
-		return
+	for _, a := range accesses(in) {
+		if !s.traffic.Has(a.Table) {
+			continue
+		}
+		a.Failed = failed
+		if ro, isRead := out.(*api.ReadOutput); isRead && ro != nil && !failed {
+			a.Count, a.Scanned = ro.Count, ro.ScannedCount
+		}
+		pattern, path, declared := s.traffic.Record(a)
+		if !declared {
+			pattern = path
+		}
+		s.metrics.designRequest(a.Table, pattern, declared, a.Count, a.Scanned)
 	}
-	a.Failed = failed
-	if ro, isRead := out.(*api.ReadOutput); isRead && ro != nil && !failed {
-		a.Count, a.Scanned = ro.Count, ro.ScannedCount
-	}
-	pattern, path, declared := s.traffic.Record(a)
-	if !declared {
-		pattern = path
-	}
-	s.metrics.designRequest(a.Table, pattern, declared, a.Count, a.Scanned)
 }
 
 // designTraffic answers GET /design/traffic[?table=T]: the traffic report

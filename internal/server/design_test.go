@@ -13,8 +13,9 @@ import (
 	"github.com/dynago/dynago/internal/server"
 )
 
-// TestDesignTraffic: with a design attached (serve --design) requests are
-// classified as its patterns or undeclared paths, shown at GET
+// TestDesignTraffic: with a design attached (serve --design) requests,
+// and each item of a batch or transaction, are classified as its patterns
+// or undeclared paths, shown at GET
 // /design/traffic and in the dynago_design_* metrics; with DesignStrict
 // an undeclared Scan is refused with AccessDeniedException and a
 // declared Query still runs.
@@ -38,6 +39,9 @@ func TestDesignTraffic(t *testing.T) {
 		{"GetItem", `{"TableName":"ecommerce","Key":{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"}}}`, `"Item"`},
 		{"Query", `{"TableName":"ecommerce","KeyConditionExpression":"PK = :p AND begins_with(SK, :s)","ExpressionAttributeValues":{":p":{"S":"USER#alice"},":s":{"S":"ORDER#"}}}`, `"Count":1`},
 		{"Query", `{"TableName":"ecommerce","KeyConditionExpression":"PK = :p","FilterExpression":"#t = :o","ExpressionAttributeNames":{"#t":"Type"},"ExpressionAttributeValues":{":p":{"S":"USER#alice"},":o":{"S":"ORDER"}}}`, `"Count":1,"ScannedCount":2`},
+		{"BatchWriteItem", `{"RequestItems":{"ecommerce":[{"PutRequest":{"Item":{"PK":{"S":"USER#bob"},"SK":{"S":"USER#bob"},"Type":{"S":"USER"}}}}]}}`, `"UnprocessedItems":{}`},
+		{"BatchGetItem", `{"RequestItems":{"ecommerce":{"Keys":[{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"}}]}}}`, `"Responses"`},
+		{"TransactWriteItems", `{"TransactItems":[{"Update":{"TableName":"ecommerce","Key":{"PK":{"S":"USER#alice"},"SK":{"S":"ORDER#1"}},"UpdateExpression":"SET #s = :s","ExpressionAttributeNames":{"#s":"Status"},"ExpressionAttributeValues":{":s":{"S":"shipped"}}}}]}`, `{}`},
 		{"Scan", `{"TableName":"ecommerce"}`, `{"__type":"com.amazon.coral.service#AccessDeniedException","message":"dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key"}`},
 	}
 	for _, s := range steps {
@@ -59,11 +63,12 @@ func TestDesignTraffic(t *testing.T) {
 		got[p.Pattern+"|"+p.Path] = *p
 	}
 	for key, want := range map[string]struct{ requests, failed, items, scanned int64 }{
-		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {1, 0, 0, 0},
+		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {2, 0, 0, 0},
 		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  {1, 0, 1, 1},
 		"|Query table: PK = USER#<UserName>":                             {1, 0, 1, 2},
 		"|Scan table":                                                    {1, 0, 0, 0},
-		"|PutItem User":                                                  {2, 1, 0, 0},
+		"|PutItem User":                                                  {3, 1, 0, 0},
+		"|UpdateItem Order":                                              {1, 0, 0, 0},
 		"|PutItem (no entity)":                                           {1, 0, 0, 0},
 	} {
 		p, ok := got[key]
