@@ -49,15 +49,9 @@ text or JSON. Exits 1 when the file does not parse or a key is HOT.`,
 					return usageError{fmt.Errorf("--prices: %w", err)}
 				}
 			}
-			d, diags, err := design.Load(args[0])
+			d, err := loadDesign(args[0], stdout)
 			if err != nil {
 				return err
-			}
-			if len(diags) > 0 {
-				for _, dg := range diags {
-					fmt.Fprintln(stdout, dg)
-				}
-				return errFindings{len(diags)}
 			}
 			a := design.Analyze(d, p)
 			switch format {

@@ -42,15 +42,9 @@ its peak rates.`,
 			if format != "workbench" && format != "cloudformation" && format != "terraform" {
 				return usageError{fmt.Errorf("--format is workbench, cloudformation or terraform, not %q", format)}
 			}
-			d, diags, err := design.Load(args[0])
+			d, err := loadDesign(args[0], stdout)
 			if err != nil {
 				return err
-			}
-			if len(diags) > 0 {
-				for _, dg := range diags {
-					fmt.Fprintln(stdout, dg)
-				}
-				return errFindings{len(diags)}
 			}
 			var raw []byte
 			switch format {
@@ -194,15 +188,9 @@ against DynamoDB as against dynago. --package names it (default: the table
 name); --out FILE writes it there instead of stdout.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, diags, err := design.Load(args[0])
+			d, err := loadDesign(args[0], stdout)
 			if err != nil {
 				return err
-			}
-			if len(diags) > 0 {
-				for _, dg := range diags {
-					fmt.Fprintln(stdout, dg)
-				}
-				return errFindings{len(diags)}
 			}
 			name := pkg
 			if name == "" {
@@ -225,4 +213,20 @@ name); --out FILE writes it there instead of stdout.`,
 	cmd.Flags().StringVar(&pkg, "package", "", "the Go package name (default: the table name, lower-case)")
 	cmd.Flags().StringVar(&out, "out", "", "write the code to this file instead of stdout")
 	return cmd
+}
+
+// loadDesign loads a design file for a command that needs it whole: its
+// syntax problems are printed to stdout and make the command exit 1.
+func loadDesign(path string, stdout io.Writer) (*design.Design, error) {
+	d, diags, err := design.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, dg := range diags {
+		fmt.Fprintln(stdout, dg)
+	}
+	if len(diags) > 0 {
+		return nil, errFindings{len(diags)}
+	}
+	return d, nil
 }

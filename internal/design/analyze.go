@@ -138,6 +138,18 @@ func Analyze(d *Design, prices pricing.Prices) *Analysis {
 	return a
 }
 
+// partitionSpaces are the table ("") and its GSIs: each has partitions
+// of its own (an LSI uses its table's).
+func (d *Design) partitionSpaces() []string {
+	spaces := []string{""}
+	for _, ix := range d.Table.Indexes {
+		if !ix.Local {
+			spaces = append(spaces, ix.Name)
+		}
+	}
+	return spaces
+}
+
 // partitionSpace is the table or GSI whose partitions an index's traffic
 // uses: an LSI lives in its table's partitions.
 func (d *Design) partitionSpace(index string) string {
@@ -303,13 +315,7 @@ func (a *Analysis) cost(d *Design) {
 			peakWrite[d.partitionSpace(w.Index)] += w.Units * pc.Rate.Peak
 		}
 	}
-	spaces := []string{""}
-	for _, ix := range d.Table.Indexes {
-		if !ix.Local {
-			spaces = append(spaces, ix.Name)
-		}
-	}
-	for _, s := range spaces {
+	for _, s := range d.partitionSpaces() {
 		// Provisioned capacity is whole units, at least one each.
 		r, w := math.Max(1, math.Ceil(peakRead[s])), math.Max(1, math.Ceil(peakWrite[s]))
 		c.PeakRead = append(c.PeakRead, IndexUnits{s, r})
@@ -415,13 +421,7 @@ func (d *Design) keyLoads(costs []PatternCost) []KeyLoad {
 		byID[pc.ID] = pc
 	}
 	var out []KeyLoad
-	spaces := []string{""}
-	for _, ix := range d.Table.Indexes {
-		if !ix.Local {
-			spaces = append(spaces, ix.Name)
-		}
-	}
-	for _, space := range spaces {
+	for _, space := range d.partitionSpaces() {
 		pk, _, _ := d.KeySchema(space)
 		var groups []*KeyLoad
 		var members [][]*Entity

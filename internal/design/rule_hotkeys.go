@@ -32,13 +32,7 @@ computes each value's load and, when it passes the limit, the shards needed
 Without rates it warns only.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
-		indexes := []string{""}
-		for _, ix := range d.Table.Indexes {
-			if !ix.Local {
-				indexes = append(indexes, ix.Name)
-			}
-		}
-		for _, index := range indexes {
+		for _, index := range d.partitionSpaces() {
 			pk, _, _ := d.KeySchema(index)
 			for _, e := range d.Entities {
 				if !d.InIndex(e, index) {
