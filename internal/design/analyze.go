@@ -175,6 +175,10 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 		}
 	}
 	pc.Items = d.itemsPerRead(p, pc.Operation)
+	if pc.Operation == "Query" && pc.ItemBytes > 0 {
+		// A Query page reads at most 1 MB.
+		pc.Items = math.Min(pc.Items, math.Max(1, math.Floor(float64(1<<20)/float64(pc.ItemBytes))))
+	}
 	units := readUnits(int(math.Ceil(pc.Items * float64(pc.ItemBytes))))
 	if pc.Operation == "Scan" && pc.Items == 0 {
 		units = 0 // a Scan of a table whose size the workload does not give
@@ -220,7 +224,6 @@ func (d *Design) itemsPerRead(p *Pattern, op string) float64 {
 		}
 		n += math.Max(1, items/values)
 	}
-	// A Query page holds at most 1 MB.
 	return math.Max(1, n)
 }
 
@@ -354,9 +357,15 @@ func (d *Design) varSpread(e *Entity, k *Key, v string) (values, hottest float64
 	sk := d.Workload.Skew[v]
 	switch {
 	case len(sk.Top) > 0:
-		top := 0.0
+		// The busiest listed value, or, when the attribute's values are
+		// known, an unlisted one sharing what the listed leave.
+		top, sum := 0.0, 0.0
 		for _, s := range sk.Top {
 			top = max(top, s)
+			sum += s
+		}
+		if rest := n - float64(len(sk.Top)); rest > 0 {
+			top = max(top, (1-sum)/rest)
 		}
 		return n, top
 	case sk.Zipf > 0:

@@ -61,7 +61,8 @@ func localName(s string) string {
 func goType(t string) string {
 	switch t {
 	case "N":
-		return "float64"
+		// A string keeps DynamoDB's 38 digits exact (a float64 keeps 15).
+		return "string"
 	case "epoch":
 		return "int64"
 	case "BOOL", "NULL":
@@ -71,7 +72,7 @@ func goType(t string) string {
 	case "SS":
 		return "[]string"
 	case "NS":
-		return "[]float64"
+		return "[]string"
 	case "BS":
 		return "[][]byte"
 	case "L":
@@ -85,8 +86,6 @@ func goType(t string) string {
 // textOfField is the Go expression for field f's text (for keys).
 func textOfField(a *Attribute, expr string) string {
 	switch a.Type {
-	case "N":
-		return "strconv.FormatFloat(" + expr + ", 'f', -1, 64)"
 	case "epoch":
 		return "strconv.FormatInt(" + expr + ", 10)"
 	case "BOOL":
@@ -166,14 +165,33 @@ func pad(s string, width int) string {
 	return s
 }
 
+// unpad drops a fixed-width number's leading zeros ("0" stays).
+func unpad(s string) string {
+	if t := strings.TrimLeft(s, "0"); t != "" {
+		return t
+	}
+	if s != "" {
+		return "0"
+	}
+	return s
+}
+
 var (
 	_ = strconv.Itoa
 	_ = strings.ToLower
 	_ = aws.String
 	_ = regexp.MustCompile
+	_ = context.Background
+	_ = fmt.Sprint
+	_ iter.Seq[int]
+	_ = unpad
+	_ = pad
 )
 
 `)
+	if err := checkGoNames(d); err != nil {
+		return nil, err
+	}
 	for _, e := range d.Entities {
 		genEntity(&b, d, e)
 	}
@@ -188,6 +206,53 @@ var (
 		return nil, fmt.Errorf("generated code does not parse: %w\n%s", err, b.String())
 	}
 	return src, nil
+}
+
+// patternMethod is a pattern's Client method name: its id in CamelCase,
+// Pattern1 for id 1.
+func patternMethod(p *Pattern) string {
+	if p.ID != "" && unicode.IsDigit(rune(p.ID[0])) {
+		return goName("pattern " + p.ID)
+	}
+	return goName(p.ID)
+}
+
+// checkGoNames refuses a design whose names would collide in the
+// generated package: two entities, fields or pattern methods with one Go
+// name, or a name the package uses itself.
+func checkGoNames(d *Design) error {
+	reserved := map[string]string{"Item": "the Item interface", "Client": "the Client type", "Decode": "the Decode function", "New": "the New function", "TableName": "the TableName constant"}
+	entities := map[string]string{}
+	for _, e := range d.Entities {
+		n := goName(e.Name)
+		if what, ok := reserved[n]; ok {
+			return fmt.Errorf("entity %s would be the Go type %s, which clashes with %s: rename the entity", e.Name, n, what)
+		}
+		if prev, ok := entities[n]; ok {
+			return fmt.Errorf("entities %s and %s would both be the Go type %s: rename one", prev, e.Name, n)
+		}
+		entities[n] = e.Name
+		fields := map[string]string{}
+		for _, a := range e.Attributes {
+			f := goName(a.Name)
+			if f == "Item" {
+				return fmt.Errorf("entity %s: attribute %s would be the field Item, which clashes with the method Item(): rename the attribute", e.Name, a.Name)
+			}
+			if prev, ok := fields[f]; ok {
+				return fmt.Errorf("entity %s: attributes %s and %s would both be the field %s: rename one", e.Name, prev, a.Name, f)
+			}
+			fields[f] = a.Name
+		}
+	}
+	methods := map[string]string{"DB": "the Client field DB", "Table": "the Client field Table"}
+	for _, p := range d.Patterns {
+		m := patternMethod(p)
+		if prev, ok := methods[m]; ok {
+			return fmt.Errorf("pattern %s would be the method %s, which clashes with %s: rename the pattern", p.ID, m, prev)
+		}
+		methods[m] = "pattern " + p.ID
+	}
+	return nil
 }
 
 // genEntity writes an entity's struct, key builders, item encoder and
@@ -262,9 +327,13 @@ func genEntity(b *strings.Builder, d *Design, e *Entity) {
 				continue
 			}
 			group++
-			if a := e.Attribute(part.Var); a != nil && (a.Type == "S" || a.Type == "timestamp") && part.Case == "" {
+			if a := e.Attribute(part.Var); a != nil && (a.Type == "S" || a.Type == "timestamp" || a.Type == "N") && part.Case == "" {
 				f := goName(part.Var)
-				fills = append(fills, fmt.Sprintf("\t\tif x.%s == \"\" {\n\t\t\tx.%s = m[%d]\n\t\t}\n", f, f, group))
+				val := fmt.Sprintf("m[%d]", group)
+				if part.Width > 0 {
+					val = "unpad(" + val + ")"
+				}
+				fills = append(fills, fmt.Sprintf("\t\tif x.%s == \"\" {\n\t\t\tx.%s = %s\n\t\t}\n", f, f, val))
 			}
 		}
 		if len(fills) == 0 {
@@ -301,10 +370,12 @@ func keyRegexpName(e *Entity, attr string) string {
 func encodeExpr(a *Attribute, expr string) string {
 	switch a.Type {
 	case "N":
-		return "avN(strconv.FormatFloat(" + expr + ", 'f', -1, 64))"
+		return "avN(" + expr + ")"
 	case "epoch":
 		return "avN(strconv.FormatInt(" + expr + ", 10))"
-	case "BOOL", "NULL":
+	case "NULL":
+		return "avNull(" + expr + ")"
+	case "BOOL":
 		return "avBool(" + expr + ")"
 	case "B":
 		return "avB(" + expr + ")"
@@ -326,7 +397,7 @@ func encodeExpr(a *Attribute, expr string) string {
 func decodeStmt(a *Attribute, dst, v string) string {
 	switch a.Type {
 	case "N":
-		return "decodeFloat(" + v + ", " + dst + ")"
+		return "decodeN(" + v + ", " + dst + ")"
 	case "epoch":
 		return "decodeInt(" + v + ", " + dst + ")"
 	case "BOOL", "NULL":
@@ -359,10 +430,24 @@ func genDecode(b *strings.Builder, d *Design) {
 			w("\tif v, ok := item[%q].(*types.AttributeValueMemberS); ok && v.Value == %q {\n\t\treturn decode%s(item)\n\t}\n", e.Discriminator, e.DiscriminatorValue, name)
 		}
 	}
+	// Entities without a discriminator, those with the longest literal
+	// key prefixes first (USER#...#ORDER# before USER#).
+	var plain []*Entity
 	for _, e := range d.Entities {
-		if e.Discriminator != "" {
-			continue
+		if e.Discriminator == "" {
+			plain = append(plain, e)
 		}
+	}
+	prefixLen := func(e *Entity) int {
+		n := 0
+		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+			t, _, _, _ := e.ValueOf(ka.Name)
+			n += len(t.Prefix())
+		}
+		return n
+	}
+	slices.SortStableFunc(plain, func(a, b *Entity) int { return prefixLen(b) - prefixLen(a) })
+	for _, e := range plain {
 		var conds []string
 		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 			t, _, _, _ := e.ValueOf(ka.Name)
@@ -402,10 +487,7 @@ func patternParams(p *Pattern) []string {
 // genPattern writes a pattern's method.
 func genPattern(b *strings.Builder, d *Design, p *Pattern) error {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	method := goName(p.ID)
-	if unicode.IsDigit(rune(p.ID[0])) {
-		method = goName("pattern " + p.ID) // pattern 1: Pattern1
-	}
+	method := patternMethod(p)
 	doc := cmp.Or(p.Description, patternText(p))
 	if p.Kind == "write" {
 		e := d.Entity(p.Entity)
@@ -415,11 +497,19 @@ func genPattern(b *strings.Builder, d *Design, p *Pattern) error {
 		ent := goName(e.Name)
 		switch cmp.Or(p.Operation, "PutItem") {
 		case "PutItem":
-			w("// %s: %s (PutItem %s).\nfunc (c *Client) %s(ctx context.Context, x %s) error {\n", method, doc, e.Name, method, ent)
-			w("\t_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})\n\treturn err\n}\n\n")
+			w("// %s: %s (PutItem %s%s).\nfunc (c *Client) %s(ctx context.Context, x %s) error {\n", method, doc, e.Name, inTransaction(p), method, ent)
+			if p.Transaction {
+				w("\t_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String(c.Table), Item: x.Item()}}}})\n\treturn err\n}\n\n")
+			} else {
+				w("\t_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})\n\treturn err\n}\n\n")
+			}
 		case "DeleteItem":
-			w("// %s: %s (DeleteItem %s).\nfunc (c *Client) %s(ctx context.Context, x %s) error {\n", method, doc, e.Name, method, ent)
-			w("\t_, err := c.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(c.Table), Key: tableKey(x.Item())})\n\treturn err\n}\n\n")
+			w("// %s: %s (DeleteItem %s%s).\nfunc (c *Client) %s(ctx context.Context, x %s) error {\n", method, doc, e.Name, inTransaction(p), method, ent)
+			if p.Transaction {
+				w("\t_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Delete: &types.Delete{TableName: aws.String(c.Table), Key: tableKey(x.Item())}}}})\n\treturn err\n}\n\n")
+			} else {
+				w("\t_, err := c.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(c.Table), Key: tableKey(x.Item())})\n\treturn err\n}\n\n")
+			}
 		case "UpdateItem":
 			// SET the updated attributes and every key (not the table's)
 			// built from one of them.
@@ -438,7 +528,11 @@ func genPattern(b *strings.Builder, d *Design, p *Pattern) error {
 			w("\tfor i, name := range []string{%s} {\n", quoteList(sets))
 			w("\t\tv, ok := item[name]\n\t\tif !ok {\n\t\t\tcontinue\n\t\t}\n\t\tn, val := fmt.Sprintf(\"#a%%d\", i), fmt.Sprintf(\":v%%d\", i)\n\t\tnames[n], values[val] = name, v\n\t\tsets = append(sets, n+\" = \"+val)\n\t}\n")
 			w("\tif len(sets) == 0 {\n\t\treturn nil\n\t}\n")
-			w("\t_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(c.Table), Key: tableKey(item),\n\t\tUpdateExpression: aws.String(\"SET \" + strings.Join(sets, \", \")), ExpressionAttributeNames: names, ExpressionAttributeValues: values})\n\treturn err\n}\n\n")
+			if p.Transaction {
+				w("\t_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{TableName: aws.String(c.Table), Key: tableKey(item),\n\t\tUpdateExpression: aws.String(\"SET \" + strings.Join(sets, \", \")), ExpressionAttributeNames: names, ExpressionAttributeValues: values}}}})\n\treturn err\n}\n\n")
+			} else {
+				w("\t_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(c.Table), Key: tableKey(item),\n\t\tUpdateExpression: aws.String(\"SET \" + strings.Join(sets, \", \")), ExpressionAttributeNames: names, ExpressionAttributeValues: values})\n\treturn err\n}\n\n")
+			}
 		}
 		return nil
 	}
@@ -537,6 +631,14 @@ func genPattern(b *strings.Builder, d *Design, p *Pattern) error {
 	return nil
 }
 
+// inTransaction notes a transactional write in its method's doc.
+func inTransaction(p *Pattern) string {
+	if p.Transaction {
+		return ", in TransactWriteItems"
+	}
+	return ""
+}
+
 func pointerOr(ret, single string) string {
 	if single != "" {
 		return "*" + single
@@ -574,7 +676,20 @@ func avS(s string) types.AttributeValue {
 	return &types.AttributeValueMemberS{Value: s}
 }
 
-func avN(n string) types.AttributeValue { return &types.AttributeValueMemberN{Value: n} }
+func avN(n string) types.AttributeValue {
+	if n == "" {
+		return nil
+	}
+	return &types.AttributeValueMemberN{Value: n}
+}
+
+// avNull is NULL true for true, and nothing for false.
+func avNull(b bool) types.AttributeValue {
+	if !b {
+		return nil
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
+}
 
 func avBool(b bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: b} }
 
@@ -592,15 +707,11 @@ func avSS(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: ss}
 }
 
-func avNS(ns []float64) types.AttributeValue {
+func avNS(ns []string) types.AttributeValue {
 	if len(ns) == 0 {
 		return nil
 	}
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.FormatFloat(n, 'f', -1, 64)
-	}
-	return &types.AttributeValueMemberNS{Value: s}
+	return &types.AttributeValueMemberNS{Value: ns}
 }
 
 func avBS(bs [][]byte) types.AttributeValue {
@@ -650,14 +761,13 @@ func decodeS(v types.AttributeValue, dst *string) error {
 	return nil
 }
 
-func decodeFloat(v types.AttributeValue, dst *float64) error {
+func decodeN(v types.AttributeValue, dst *string) error {
 	n, ok := v.(*types.AttributeValueMemberN)
 	if !ok {
 		return wrongType(v, "N")
 	}
-	f, err := strconv.ParseFloat(n.Value, 64)
-	*dst = f
-	return err
+	*dst = n.Value
+	return nil
 }
 
 func decodeInt(v types.AttributeValue, dst *int64) error {
@@ -700,20 +810,12 @@ func decodeSS(v types.AttributeValue, dst *[]string) error {
 	return nil
 }
 
-func decodeNS(v types.AttributeValue, dst *[]float64) error {
+func decodeNS(v types.AttributeValue, dst *[]string) error {
 	s, ok := v.(*types.AttributeValueMemberNS)
 	if !ok {
 		return wrongType(v, "NS")
 	}
-	out := make([]float64, len(s.Value))
-	for i, n := range s.Value {
-		f, err := strconv.ParseFloat(n, 64)
-		if err != nil {
-			return err
-		}
-		out[i] = f
-	}
-	*dst = out
+	*dst = s.Value
 	return nil
 }
 

@@ -150,6 +150,7 @@ func TestGolden_GenGo(t *testing.T) {
 		{"../../examples/orders.design.yaml", "orders"},
 		{"../../examples/social.design.yaml", "social"},
 		{"testdata/ok.design.yaml", "shop"},
+		{"testdata/gengo/counters.design.yaml", "counters"},
 	} {
 		d, diags, err := Load(tc.file)
 		if err != nil || len(diags) > 0 {
@@ -176,6 +177,52 @@ func TestGolden_GenGo(t *testing.T) {
 	for _, tc := range []struct{ table, want string }{{"ecommerce", "ecommerce"}, {"My-Table.v2", "mytablev2"}, {"9lives", "lives"}, {"---", "design"}} {
 		if got := PackageName(tc.table); got != tc.want || !ValidPackageName(got) {
 			t.Errorf("PackageName(%q) = %q, want %q", tc.table, got, tc.want)
+		}
+	}
+}
+
+// TestVarSpread: the busiest value's share from an attribute's values and
+// its skew: uniform over the values, the busiest listed top value, or an
+// unlisted value sharing what the listed leave (top {open: 0.1} over two
+// values leaves 0.9 to the other), and Zipf over the values.
+func TestVarSpread(t *testing.T) {
+	d := loadClean(t, "testdata/ok.design.yaml")
+	e := d.Entity("Order")
+	for _, tc := range []struct {
+		skew Skew
+		want float64
+	}{
+		{Skew{}, 1.0 / 3},
+		{Skew{Top: map[string]float64{"open": 0.8}}, 0.8},
+		{Skew{Top: map[string]float64{"open": 0.1}}, 0.45},
+		{Skew{Top: map[string]float64{"open": 0.1, "shipped": 0.1}}, 0.8},
+		{Skew{Zipf: 1}, 1 / (1 + 0.5 + 1.0/3)},
+	} {
+		d.Workload.Skew = map[string]Skew{"OrderStatus": tc.skew}
+		if n, got := d.varSpread(e, nil, "OrderStatus"); n != 3 || math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%+v: %d values, share %g, want 3 and %g", tc.skew, int(n), got, tc.want)
+		}
+	}
+}
+
+// TestGenGo_NameClashes: designs whose names would collide in the
+// generated package are refused with the names to change.
+func TestGenGo_NameClashes(t *testing.T) {
+	for _, tc := range []struct {
+		change func(d *Design)
+		want   string
+	}{
+		{func(d *Design) { d.Entities[0].Name = "Item" }, "entity Item would be the Go type Item, which clashes with the Item interface"},
+		{func(d *Design) { d.Entities[1].Name = "user" }, "entities User and user would both be the Go type User"},
+		{func(d *Design) { d.Entities[0].Attributes[1].Name = "userId" }, "attributes UserId and userId would both be the field UserId"},
+		{func(d *Design) { d.Entities[0].Attributes[1].Name = "item" }, "would be the field Item, which clashes with the method Item()"},
+		{func(d *Design) { d.Patterns[0].ID = "DB" }, "pattern DB would be the method DB, which clashes with the Client field DB"},
+		{func(d *Design) { d.Patterns[0].ID = "user_orders" }, "pattern user-orders would be the method UserOrders, which clashes with pattern user_orders"},
+	} {
+		d := loadClean(t, "testdata/ok.design.yaml")
+		tc.change(d)
+		if _, err := GenGo(d, "shop"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, want %q", err, tc.want)
 		}
 	}
 }

@@ -88,6 +88,14 @@ func (p *parser) workload(n *yaml.Node, d *Design) Workload {
 			p.errorf(p.pos(kv[0]), "workload skew: no entity has an attribute %q", name)
 		}
 		w.Skew[name] = p.skew(name, kv[1])
+		// A top value the attribute cannot take.
+		for v := range w.Skew[name].Top {
+			for _, e := range d.Entities {
+				if a := e.Attribute(name); a != nil && len(a.Values) > 0 && !slices.Contains(a.Values, v) {
+					p.errorf(w.Skew[name].Pos, "skew of %s: %q is not one of its values (%s)", name, v, strings.Join(a.Values, ", "))
+				}
+			}
+		}
 	}
 	return w
 }

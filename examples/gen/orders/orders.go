@@ -41,11 +41,27 @@ func pad(s string, width int) string {
 	return s
 }
 
+// unpad drops a fixed-width number's leading zeros ("0" stays).
+func unpad(s string) string {
+	if t := strings.TrimLeft(s, "0"); t != "" {
+		return t
+	}
+	if s != "" {
+		return "0"
+	}
+	return s
+}
+
 var (
 	_ = strconv.Itoa
 	_ = strings.ToLower
 	_ = aws.String
 	_ = regexp.MustCompile
+	_ = context.Background
+	_ = fmt.Sprint
+	_ iter.Seq[int]
+	_ = unpad
+	_ = pad
 )
 
 // Customer is an item of entity Customer.
@@ -118,11 +134,11 @@ var reCustomerPK = regexp.MustCompile("^CUSTOMER#(.*?)$")
 
 // Order is an item of entity Order.
 type Order struct {
-	CustomerId string  // S
-	OrderId    string  // S
-	Total      float64 // N
-	Status     string  // S
-	CreatedAt  string  // timestamp
+	CustomerId string // S
+	OrderId    string // S
+	Total      string // N
+	Status     string // S
+	CreatedAt  string // timestamp
 }
 
 func (Order) entity() string { return "Order" }
@@ -173,7 +189,7 @@ func (x Order) Item() map[string]types.AttributeValue {
 	if v := avS(x.OrderId); v != nil {
 		item["orderId"] = v
 	}
-	if v := avN(strconv.FormatFloat(x.Total, 'f', -1, 64)); v != nil {
+	if v := avN(x.Total); v != nil {
 		item["total"] = v
 	}
 	if v := avS(x.Status); v != nil {
@@ -204,7 +220,7 @@ func decodeOrder(item map[string]types.AttributeValue) (Order, error) {
 		}
 	}
 	if v, ok := item["total"]; ok {
-		if err := decodeFloat(v, &x.Total); err != nil {
+		if err := decodeN(v, &x.Total); err != nil {
 			return x, fmt.Errorf("Order.total: %w", err)
 		}
 	}
@@ -261,11 +277,11 @@ var reOrderGSI2SK = regexp.MustCompile("^(.*?)$")
 
 // OrderItem is an item of entity OrderItem.
 type OrderItem struct {
-	OrderId string  // S
-	ItemNo  float64 // N
-	Sku     string  // S
-	Qty     float64 // N
-	Price   float64 // N
+	OrderId string // S
+	ItemNo  string // N
+	Sku     string // S
+	Qty     string // N
+	Price   string // N
 }
 
 func (OrderItem) entity() string { return "OrderItem" }
@@ -282,7 +298,7 @@ func OrderItemKeySK(itemNo string) string {
 	return "ITEM#" + itemNo
 }
 
-func (x OrderItem) keySK() string { return "ITEM#" + strconv.FormatFloat(x.ItemNo, 'f', -1, 64) }
+func (x OrderItem) keySK() string { return "ITEM#" + x.ItemNo }
 
 // Item is the item to write: attributes, keys and discriminator.
 func (x OrderItem) Item() map[string]types.AttributeValue {
@@ -290,16 +306,16 @@ func (x OrderItem) Item() map[string]types.AttributeValue {
 	if v := avS(x.OrderId); v != nil {
 		item["orderId"] = v
 	}
-	if v := avN(strconv.FormatFloat(x.ItemNo, 'f', -1, 64)); v != nil {
+	if v := avN(x.ItemNo); v != nil {
 		item["itemNo"] = v
 	}
 	if v := avS(x.Sku); v != nil {
 		item["sku"] = v
 	}
-	if v := avN(strconv.FormatFloat(x.Qty, 'f', -1, 64)); v != nil {
+	if v := avN(x.Qty); v != nil {
 		item["qty"] = v
 	}
-	if v := avN(strconv.FormatFloat(x.Price, 'f', -1, 64)); v != nil {
+	if v := avN(x.Price); v != nil {
 		item["price"] = v
 	}
 	item["PK"] = &types.AttributeValueMemberS{Value: x.keyPK()}
@@ -316,7 +332,7 @@ func decodeOrderItem(item map[string]types.AttributeValue) (OrderItem, error) {
 		}
 	}
 	if v, ok := item["itemNo"]; ok {
-		if err := decodeFloat(v, &x.ItemNo); err != nil {
+		if err := decodeN(v, &x.ItemNo); err != nil {
 			return x, fmt.Errorf("OrderItem.itemNo: %w", err)
 		}
 	}
@@ -326,18 +342,23 @@ func decodeOrderItem(item map[string]types.AttributeValue) (OrderItem, error) {
 		}
 	}
 	if v, ok := item["qty"]; ok {
-		if err := decodeFloat(v, &x.Qty); err != nil {
+		if err := decodeN(v, &x.Qty); err != nil {
 			return x, fmt.Errorf("OrderItem.qty: %w", err)
 		}
 	}
 	if v, ok := item["price"]; ok {
-		if err := decodeFloat(v, &x.Price); err != nil {
+		if err := decodeN(v, &x.Price); err != nil {
 			return x, fmt.Errorf("OrderItem.price: %w", err)
 		}
 	}
 	if m := reOrderItemPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
 		if x.OrderId == "" {
 			x.OrderId = m[1]
+		}
+	}
+	if m := reOrderItemSK.FindStringSubmatch(textOf(item["SK"])); m != nil {
+		if x.ItemNo == "" {
+			x.ItemNo = m[1]
 		}
 	}
 	return x, nil
@@ -444,7 +465,20 @@ func avS(s string) types.AttributeValue {
 	return &types.AttributeValueMemberS{Value: s}
 }
 
-func avN(n string) types.AttributeValue { return &types.AttributeValueMemberN{Value: n} }
+func avN(n string) types.AttributeValue {
+	if n == "" {
+		return nil
+	}
+	return &types.AttributeValueMemberN{Value: n}
+}
+
+// avNull is NULL true for true, and nothing for false.
+func avNull(b bool) types.AttributeValue {
+	if !b {
+		return nil
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
+}
 
 func avBool(b bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: b} }
 
@@ -462,15 +496,11 @@ func avSS(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: ss}
 }
 
-func avNS(ns []float64) types.AttributeValue {
+func avNS(ns []string) types.AttributeValue {
 	if len(ns) == 0 {
 		return nil
 	}
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.FormatFloat(n, 'f', -1, 64)
-	}
-	return &types.AttributeValueMemberNS{Value: s}
+	return &types.AttributeValueMemberNS{Value: ns}
 }
 
 func avBS(bs [][]byte) types.AttributeValue {
@@ -520,14 +550,13 @@ func decodeS(v types.AttributeValue, dst *string) error {
 	return nil
 }
 
-func decodeFloat(v types.AttributeValue, dst *float64) error {
+func decodeN(v types.AttributeValue, dst *string) error {
 	n, ok := v.(*types.AttributeValueMemberN)
 	if !ok {
 		return wrongType(v, "N")
 	}
-	f, err := strconv.ParseFloat(n.Value, 64)
-	*dst = f
-	return err
+	*dst = n.Value
+	return nil
 }
 
 func decodeInt(v types.AttributeValue, dst *int64) error {
@@ -570,20 +599,12 @@ func decodeSS(v types.AttributeValue, dst *[]string) error {
 	return nil
 }
 
-func decodeNS(v types.AttributeValue, dst *[]float64) error {
+func decodeNS(v types.AttributeValue, dst *[]string) error {
 	s, ok := v.(*types.AttributeValueMemberNS)
 	if !ok {
 		return wrongType(v, "NS")
 	}
-	out := make([]float64, len(s.Value))
-	for i, n := range s.Value {
-		f, err := strconv.ParseFloat(n, 64)
-		if err != nil {
-			return err
-		}
-		out[i] = f
-	}
-	*dst = out
+	*dst = s.Value
 	return nil
 }
 

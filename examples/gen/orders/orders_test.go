@@ -45,10 +45,10 @@ func TestGenerated_Orders(t *testing.T) {
 	must(c.CreateCustomer(ctx, orders.Customer{CustomerId: "c1", Name: "Asha", Email: "asha@example.com"}))
 	must(c.ClaimEmail(ctx, orders.EmailGuard{Email: "asha@example.com"}))
 	for i := range 12 {
-		must(c.PlaceOrder(ctx, orders.Order{CustomerId: "c1", OrderId: fmt.Sprintf("o%d", i), Total: 10, Status: "open", CreatedAt: fmt.Sprintf("2026-09-14T10:00:%02dZ", i)}))
+		must(c.PlaceOrder(ctx, orders.Order{CustomerId: "c1", OrderId: fmt.Sprintf("o%d", i), Total: "10", Status: "open", CreatedAt: fmt.Sprintf("2026-09-14T10:00:%02dZ", i)}))
 	}
 	for i := range 3 {
-		must(c.AddOrderItem(ctx, orders.OrderItem{OrderId: "o1", ItemNo: float64(i + 1), Sku: fmt.Sprintf("sku-%d", i), Qty: 1, Price: 5}))
+		must(c.AddOrderItem(ctx, orders.OrderItem{OrderId: "o1", ItemNo: fmt.Sprint(i + 1), Sku: fmt.Sprintf("sku-%d", i), Qty: "1", Price: "5"}))
 	}
 	// Pattern 1: the profile and the orders, newest first.
 	var kinds []string
@@ -67,7 +67,7 @@ func TestGenerated_Orders(t *testing.T) {
 	items := 0
 	for x, err := range c.Pattern2(ctx, "o1") {
 		must(err)
-		if x.OrderId != "o1" || x.Price != 5 {
+		if x.OrderId != "o1" || x.Price != "5" {
 			t.Fatalf("pattern 2: %+v", x)
 		}
 		items++

@@ -41,11 +41,27 @@ func pad(s string, width int) string {
 	return s
 }
 
+// unpad drops a fixed-width number's leading zeros ("0" stays).
+func unpad(s string) string {
+	if t := strings.TrimLeft(s, "0"); t != "" {
+		return t
+	}
+	if s != "" {
+		return "0"
+	}
+	return s
+}
+
 var (
 	_ = strconv.Itoa
 	_ = strings.ToLower
 	_ = aws.String
 	_ = regexp.MustCompile
+	_ = context.Background
+	_ = fmt.Sprint
+	_ iter.Seq[int]
+	_ = unpad
+	_ = pad
 )
 
 // User is an item of entity User.
@@ -109,11 +125,11 @@ var reUserPK = regexp.MustCompile("^USER#(.*?)$")
 
 // Order is an item of entity Order.
 type Order struct {
-	UserId      string  // S
-	OrderId     string  // S
-	OrderStatus string  // S
-	PlacedAt    string  // timestamp
-	OrderTotal  float64 // N
+	UserId      string // S
+	OrderId     string // S
+	OrderStatus string // S
+	PlacedAt    string // timestamp
+	OrderTotal  string // N
 }
 
 func (Order) entity() string { return "Order" }
@@ -163,7 +179,7 @@ func (x Order) Item() map[string]types.AttributeValue {
 	if v := avS(x.PlacedAt); v != nil {
 		item["PlacedAt"] = v
 	}
-	if v := avN(strconv.FormatFloat(x.OrderTotal, 'f', -1, 64)); v != nil {
+	if v := avN(x.OrderTotal); v != nil {
 		item["OrderTotal"] = v
 	}
 	item["PK"] = &types.AttributeValueMemberS{Value: x.keyPK()}
@@ -197,7 +213,7 @@ func decodeOrder(item map[string]types.AttributeValue) (Order, error) {
 		}
 	}
 	if v, ok := item["OrderTotal"]; ok {
-		if err := decodeFloat(v, &x.OrderTotal); err != nil {
+		if err := decodeN(v, &x.OrderTotal); err != nil {
 			return x, fmt.Errorf("Order.OrderTotal: %w", err)
 		}
 	}
@@ -270,7 +286,20 @@ func avS(s string) types.AttributeValue {
 	return &types.AttributeValueMemberS{Value: s}
 }
 
-func avN(n string) types.AttributeValue { return &types.AttributeValueMemberN{Value: n} }
+func avN(n string) types.AttributeValue {
+	if n == "" {
+		return nil
+	}
+	return &types.AttributeValueMemberN{Value: n}
+}
+
+// avNull is NULL true for true, and nothing for false.
+func avNull(b bool) types.AttributeValue {
+	if !b {
+		return nil
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
+}
 
 func avBool(b bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: b} }
 
@@ -288,15 +317,11 @@ func avSS(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: ss}
 }
 
-func avNS(ns []float64) types.AttributeValue {
+func avNS(ns []string) types.AttributeValue {
 	if len(ns) == 0 {
 		return nil
 	}
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.FormatFloat(n, 'f', -1, 64)
-	}
-	return &types.AttributeValueMemberNS{Value: s}
+	return &types.AttributeValueMemberNS{Value: ns}
 }
 
 func avBS(bs [][]byte) types.AttributeValue {
@@ -346,14 +371,13 @@ func decodeS(v types.AttributeValue, dst *string) error {
 	return nil
 }
 
-func decodeFloat(v types.AttributeValue, dst *float64) error {
+func decodeN(v types.AttributeValue, dst *string) error {
 	n, ok := v.(*types.AttributeValueMemberN)
 	if !ok {
 		return wrongType(v, "N")
 	}
-	f, err := strconv.ParseFloat(n.Value, 64)
-	*dst = f
-	return err
+	*dst = n.Value
+	return nil
 }
 
 func decodeInt(v types.AttributeValue, dst *int64) error {
@@ -396,20 +420,12 @@ func decodeSS(v types.AttributeValue, dst *[]string) error {
 	return nil
 }
 
-func decodeNS(v types.AttributeValue, dst *[]float64) error {
+func decodeNS(v types.AttributeValue, dst *[]string) error {
 	s, ok := v.(*types.AttributeValueMemberNS)
 	if !ok {
 		return wrongType(v, "NS")
 	}
-	out := make([]float64, len(s.Value))
-	for i, n := range s.Value {
-		f, err := strconv.ParseFloat(n, 64)
-		if err != nil {
-			return err
-		}
-		out[i] = f
-	}
-	*dst = out
+	*dst = s.Value
 	return nil
 }
 

@@ -46,7 +46,7 @@ func TestGenerated_Shop(t *testing.T) {
 	}
 	const n = 30
 	for i := range n {
-		o := shop.Order{UserId: "u1", OrderId: fmt.Sprintf("o%02d", i), OrderStatus: "open", PlacedAt: fmt.Sprintf("2026-11-30T10:%02d:00Z", i), OrderTotal: float64(i) + 0.5}
+		o := shop.Order{UserId: "u1", OrderId: fmt.Sprintf("o%02d", i), OrderStatus: "open", PlacedAt: fmt.Sprintf("2026-11-30T10:%02d:00Z", i), OrderTotal: fmt.Sprintf("%d.5", i)}
 		if err := c.PlaceOrder(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestGenerated_Shop(t *testing.T) {
 			t.Fatalf("item %T", it)
 		}
 	}
-	if len(orders) != n || users != 1 || orders[0].OrderId != "o29" || orders[0].OrderTotal != 29.5 {
+	if len(orders) != n || users != 1 || orders[0].OrderId != "o29" || orders[0].OrderTotal != "29.5" {
 		t.Fatalf("user orders: %d orders (first %+v), %d users", len(orders), orders[0], users)
 	}
 	// Each order lands on one shard of STATUS#open.
