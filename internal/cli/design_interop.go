@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -195,6 +196,9 @@ name); --out FILE writes it there instead of stdout.`,
 			name := pkg
 			if name == "" {
 				name = design.PackageName(d.Table.Name)
+				if !design.ValidPackageName(name) {
+					return usageError{fmt.Errorf("table %s gives the package name %q, which Go does not allow: choose one with --package", d.Table.Name, name)}
+				}
 			}
 			if !design.ValidPackageName(name) {
 				return usageError{fmt.Errorf("--package %q is not a Go package name (lower-case letters, digits and _)", name)}
@@ -204,6 +208,9 @@ name); --out FILE writes it there instead of stdout.`,
 				return err
 			}
 			if out != "" {
+				if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+					return err
+				}
 				return os.WriteFile(out, src, 0o644)
 			}
 			_, err = stdout.Write(src)

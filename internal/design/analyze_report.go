@@ -43,6 +43,11 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 
+	for _, pc := range a.Patterns {
+		if pc.Operation == "Scan" && pc.Items == 0 {
+			fmt.Fprintf(&b, "note: pattern %s is a Scan of a table whose item counts the workload section does not give: costed at 0\n", pc.ID)
+		}
+	}
 	c := a.Cost
 	fmt.Fprintf(&b, "\nMonthly cost (%s)\n", c.Currency)
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -126,17 +131,34 @@ func (a *Analysis) WriteSVG(w io.Writer) error {
 	for _, k := range a.Keys {
 		scale = max(scale, math.Ceil(k.Multiple))
 	}
+	// Past 10× a linear axis hides every other bar: the axis is then
+	// logarithmic from 0.01× (bars below that are drawn at it).
+	logAxis := scale > 10
+	logMax := math.Ceil(math.Log10(scale))
 	height := top + float64(len(a.Keys))*(barH+gap) + 40
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", left+plotW+120, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15" font-weight="bold">%s: hottest partition key values at peak</text>`+"\n", html.EscapeString(a.Table))
-	fmt.Fprintf(&b, `<text x="10" y="38" fill="#555">load as a multiple of a partition's limit (3,000 RCU, 1,000 WCU a second); %s</text>`+"\n", html.EscapeString(a.File))
-	x := func(m float64) float64 { return left + plotW*m/scale }
+	axis := "linear axis"
+	if logAxis {
+		axis = "logarithmic axis"
+	}
+	fmt.Fprintf(&b, `<text x="10" y="38" fill="#555">load as a multiple of a partition's limit (3,000 RCU, 1,000 WCU a second), %s; %s</text>`+"\n", axis, html.EscapeString(a.File))
+	x := func(m float64) float64 {
+		if logAxis {
+			return left + plotW*(math.Log10(math.Max(m, 0.01))+2)/(logMax+2)
+		}
+		return left + plotW*m/scale
+	}
 	for i, k := range a.Keys {
 		y := top + float64(i)*(barH+gap)
 		label := fmt.Sprintf("%s %s", indexName(k.Index), k.Template)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-8, y+barH*0.7, html.EscapeString(label))
+		short := label
+		if r := []rune(label); len(r) > 60 {
+			short = string(r[:59]) + "…"
+		}
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end"><title>%s</title>%s</text>`+"\n", left-8, y+barH*0.7, html.EscapeString(label), html.EscapeString(short))
 		color := "#4a7fb5"
 		if k.Hot() {
 			color = "#c62828"

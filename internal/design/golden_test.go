@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,5 +226,23 @@ func TestGenGo_NameClashes(t *testing.T) {
 		if _, err := GenGo(d, "shop"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v, want %q", err, tc.want)
 		}
+	}
+}
+
+// TestWriteSVG_LogAxis: past 10× the chart's axis is logarithmic, so a
+// 2.7× key next to a 2,360× one is still drawn as a visible bar.
+func TestWriteSVG_LogAxis(t *testing.T) {
+	a := &Analysis{Table: "t", File: "f", Keys: []KeyLoad{{Template: "A", Multiple: 2.7, WriteUnits: 2700}, {Template: "B", Multiple: 2360, WriteUnits: 2360000}}}
+	var b bytes.Buffer
+	if err := a.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	m := regexp.MustCompile(`<rect x="420" y="56.0" width="([0-9.]+)"`).FindStringSubmatch(svg)
+	if !strings.Contains(svg, "logarithmic axis") || m == nil {
+		t.Fatalf("svg:\n%s", svg)
+	}
+	if w, _ := strconv.ParseFloat(m[1], 64); w < 100 {
+		t.Errorf("the 2.7× bar is %g px wide", w)
 	}
 }

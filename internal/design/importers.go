@@ -34,7 +34,11 @@ func convertTemplate(s string) (Template, error) {
 	if strings.ContainsAny(s, "<>") {
 		return Template{}, fmt.Errorf("template %q has < or >, which design templates keep for variables", s)
 	}
-	return ParseTemplate(varNotation.ReplaceAllString(s, "<$1>"))
+	converted := varNotation.ReplaceAllString(s, "<$1>")
+	if strings.ContainsAny(converted, "{}") {
+		return Template{}, fmt.Errorf("template %q has a { or } that is not a {variable}", s)
+	}
+	return ParseTemplate(converted)
 }
 
 // decodeLenient decodes JSON into v, ignoring unknown fields.
@@ -56,6 +60,8 @@ type oneTableSchema struct {
 		Type     any
 		Value    string
 		Required bool
+		Enum     []string
+		Default  any
 	}
 	Params struct {
 		TypeField string
@@ -172,7 +178,8 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 				// A key attribute without a template holds its own value.
 				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !isTableKey(d, prop)})
 			default:
-				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required})
+				// A property with a default is always written.
+				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && p.Default == nil, Values: p.Enum})
 			}
 		}
 		addTemplateVars(d, e, func(v string) string { return "S" })
@@ -328,6 +335,9 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 		me := t.Entities[name]
 		e := &Entity{Name: name}
 		for _, f := range me.Fields {
+			if !slices.Contains([]string{"string", "integer", "decimal", "number", "boolean", "object", "array", "binary"}, f.Type) {
+				notes = append(notes, fmt.Sprintf("entity %s, field %s: type %q read as string", name, f.Name, f.Type))
+			}
 			e.Attributes = append(e.Attributes, &Attribute{Name: f.Name, Type: mcpType(f.Type), Optional: !f.Required})
 		}
 		addKey := func(attrs []KeyAttr, raw json.RawMessage, where string) error {
@@ -383,12 +393,39 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 			}
 			p.Description = cmp.Or(ap.Description, ap.Name)
 			if slices.ContainsFunc(d.Patterns, func(q *Pattern) bool { return q.ID == p.ID }) {
-				p.ID = ap.Name
+				p.ID = cmp.Or(ap.Name, fmt.Sprintf("%s-%d", p.ID, len(d.Patterns)+1))
+			}
+			if slices.ContainsFunc(d.Patterns, func(q *Pattern) bool { return q.ID == p.ID }) {
+				p.ID = fmt.Sprintf("%s-%d", p.ID, len(d.Patterns)+1)
 			}
 			d.Patterns = append(d.Patterns, p)
 		}
 	}
+	// A key attribute that holds one field is of that field's type.
+	for _, ks := range [][]KeyAttr{d.Table.PartitionKey, d.Table.SortKey} {
+		mcpKeyTypes(d, ks)
+	}
+	for _, ix := range d.Table.Indexes {
+		mcpKeyTypes(d, ix.PartitionKey)
+		mcpKeyTypes(d, ix.SortKey)
+	}
 	return d, notes, nil
+}
+
+// mcpKeyTypes gives each key attribute that an entity fills with exactly
+// one Number or Binary field that field's type.
+func mcpKeyTypes(d *Design, ks []KeyAttr) {
+	for i, ka := range ks {
+		for _, e := range d.Entities {
+			k := e.Key(ka.Name)
+			if k == nil || len(k.Template.Parts) != 1 || k.Template.Parts[0].Var == "" {
+				continue
+			}
+			if a := e.Attribute(k.Template.Parts[0].Var); a != nil && (a.Type == "N" || a.Type == "B") {
+				ks[i].Type = a.Type
+			}
+		}
+	}
 }
 
 // mcpPattern writes an MCP access pattern of entity e as a design
@@ -435,7 +472,13 @@ func mcpPattern(d *Design, e *Entity, op, index, rangeCond string) (*Pattern, er
 				conds = append(conds, sk[len(sk)-1].Name+" begins_with "+t.Prefix())
 			}
 		case rangeCond == "between":
-			conds = append(conds, sk[len(sk)-1].Name+" between "+t.Text+" and "+t.Text)
+			// The bounds: the template with its variables renamed from and to.
+			from, to := t.Text, t.Text
+			for _, v := range t.Vars() {
+				from = strings.ReplaceAll(from, "<"+v+">", "<from_"+v+">")
+				to = strings.ReplaceAll(to, "<"+v+">", "<to_"+v+">")
+			}
+			conds = append(conds, sk[len(sk)-1].Name+" between "+from+" and "+to)
 		case slices.Contains([]string{"<", "<=", ">", ">="}, rangeCond):
 			conds = append(conds, sk[len(sk)-1].Name+" "+rangeCond+" "+t.Text)
 		}

@@ -59,10 +59,28 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 			}
 		}
 	}
+	for _, pt := range d.Patterns {
+		p.readOptions(d, pt)
+	}
 	if n := top["workload"]; n != nil {
 		d.Workload = p.workload(n, d)
 	}
 	return d, p.diags
+}
+
+// readOptions refuses what DynamoDB refuses of a read: a strongly
+// consistent read of a GSI, and a Query or Scan in a transaction
+// (TransactGetItems only gets items).
+func (p *parser) readOptions(d *Design, pt *Pattern) {
+	if pt.Kind != "read" {
+		return
+	}
+	if ix := d.Index(pt.Index); pt.Consistent && ix != nil && !ix.Local {
+		p.errorf(pt.Pos, "pattern %s: consistent: true on GSI %s: a global secondary index is read eventually consistent only", pt.ID, ix.Name)
+	}
+	if op := d.Operation(pt); pt.Transaction && op != "GetItem" {
+		p.errorf(pt.Pos, "pattern %s: transaction: true on a %s: TransactGetItems only gets items by key", pt.ID, op)
+	}
 }
 
 // workload reads the workload section: items per entity and skew per
@@ -489,6 +507,9 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
 		pt.ID = p.str(v, "id")
+		if strings.TrimSpace(pt.ID) == "" {
+			p.errorf(p.pos(v), "pattern %d: id is empty", i)
+		}
 	}
 	pt.Description = p.str(m["description"], "description")
 	if v := m["kind"]; v != nil {

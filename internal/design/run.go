@@ -254,7 +254,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 	}
 	var got []map[string]types.AttributeValue
 	if op == "GetItem" {
-		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(p.Consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 		if err != nil {
 			res.Problems = append(res.Problems, "GetItem: "+err.Error())
 			return res
@@ -267,7 +267,8 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 		}
 	} else {
 		in := &dynamodb.QueryInput{
-			TableName: aws.String(table), KeyConditionExpression: aws.String(strings.Join(conds, " AND ")),
+			ConsistentRead: aws.Bool(p.Consistent),
+			TableName:      aws.String(table), KeyConditionExpression: aws.String(strings.Join(conds, " AND ")),
 			ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 			ScanIndexForward: aws.Bool(p.Order != "descending"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		}

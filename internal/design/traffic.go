@@ -63,8 +63,8 @@ type TableTraffic struct {
 	Table string       `json:"table"`
 	File  string       `json:"design"`
 	Paths []*PathStats `json:"paths"`
-	// Unmatched counts written items whose table key matches no entity's
-	// templates, with up to 10 example keys.
+	// Unmatched counts items put or updated whose table key matches no
+	// entity's templates, with up to 10 example keys.
 	Unmatched        int64    `json:"unmatchedItems"`
 	UnmatchedExample []string `json:"unmatchedExamples,omitempty"`
 }
@@ -166,7 +166,7 @@ func (t *Traffic) Record(a Access) (pattern, path string, declared bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tt := t.tables[a.Table]
-	if (a.Operation == "PutItem" || a.Operation == "UpdateItem" || a.Operation == "DeleteItem") && d.entityOfKey(a.Key) == nil {
+	if (a.Operation == "PutItem" || a.Operation == "UpdateItem") && d.entityOfKey(a.Key) == nil {
 		tt.Unmatched++
 		if len(tt.UnmatchedExample) < 10 {
 			tt.UnmatchedExample = append(tt.UnmatchedExample, keyText(a.Key))
@@ -345,14 +345,19 @@ func WriteTrafficText(w io.Writer, report []TableTraffic) error {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "table %s (design %s)\n", tt.Table, tt.File)
-		for _, p := range tt.Paths {
-			label := "pattern " + p.Pattern
+		labels := make([]string, len(tt.Paths))
+		lw, nw := 0, 0
+		for i, p := range tt.Paths {
+			labels[i] = "pattern " + p.Pattern
 			if !p.Declared {
-				label = "UNDECLARED"
+				labels[i] = "UNDECLARED"
 				if strings.HasPrefix(p.Path, "Scan") {
-					label = "UNDECLARED SCAN"
+					labels[i] = "UNDECLARED SCAN"
 				}
 			}
+			lw, nw = max(lw, len(labels[i])), max(nw, len(fmt.Sprint(p.Requests)))
+		}
+		for i, p := range tt.Paths {
 			amp := ""
 			if p.Scanned > 0 {
 				amp = fmt.Sprintf(", items %d of %d read", p.Items, p.Scanned)
@@ -364,10 +369,10 @@ func WriteTrafficText(w io.Writer, report []TableTraffic) error {
 			if p.Failed > 0 {
 				failed = fmt.Sprintf(", %d failed", p.Failed)
 			}
-			fmt.Fprintf(&b, "  %-18s %8d requests  %s%s%s\n", label, p.Requests, p.Path, amp, failed)
+			fmt.Fprintf(&b, "  %-*s  %*d requests  %s%s%s\n", lw, labels[i], nw, p.Requests, p.Path, amp, failed)
 		}
 		if tt.Unmatched > 0 {
-			fmt.Fprintf(&b, "  %d written items match no entity's key templates, e.g. %s\n", tt.Unmatched, strings.Join(tt.UnmatchedExample, "; "))
+			fmt.Fprintf(&b, "  %d items put or updated match no entity's key templates, e.g. %s\n", tt.Unmatched, strings.Join(tt.UnmatchedExample, "; "))
 		}
 	}
 	_, err := w.Write([]byte(b.String()))

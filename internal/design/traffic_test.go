@@ -35,7 +35,8 @@ func TestTraffic_Classify(t *testing.T) {
 		{"a Scan", Access{Operation: "Scan"}, "", "Scan table"},
 		{"a Scan of an index", Access{Operation: "Scan", Index: "GSI1"}, "", "Scan GSI1"},
 		{"a write of an entity", Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#alice", "SK": "ORDER#9", "Status": "open"}}, "", "PutItem Order"},
-		{"a write of no entity", Access{Operation: "DeleteItem", Key: map[string]string{"PK": "JUNK#1", "SK": "X"}}, "", "DeleteItem (no entity)"},
+		{"a write of no entity", Access{Operation: "PutItem", Key: map[string]string{"PK": "JUNK#1", "SK": "X"}}, "", "PutItem (no entity)"},
+		{"a delete of no entity: not a written item", Access{Operation: "DeleteItem", Key: map[string]string{"PK": "JUNK#2", "SK": "X"}}, "", "DeleteItem (no entity)"},
 	} {
 		tc.a.Table = "ecommerce"
 		pattern, path, ok := tr.Classify(tc.a)
@@ -58,9 +59,9 @@ func TestTraffic_Classify(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"  pattern 12                1 requests  Query GSI2: Type = REVIEW, items 1 of 10 read (FILTER-HEAVY: 10.0× read amplification)\n",
-		"  UNDECLARED SCAN           1 requests  Scan table\n",
-		"  1 written items match no entity's key templates, e.g. PK=JUNK#1, SK=X\n",
+		"  pattern 12       1 requests  Query GSI2: Type = REVIEW, items 1 of 10 read (FILTER-HEAVY: 10.0× read amplification)\n",
+		"  UNDECLARED SCAN  1 requests  Scan table\n",
+		"  1 items put or updated match no entity's key templates, e.g. PK=JUNK#1, SK=X\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())

@@ -291,6 +291,8 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 		return nil, nil, fmt.Errorf("%s: no table %q in the model (%s)", file, table, strings.Join(names, ", "))
 	case t.KeyAttributes.PartitionKey.AttributeName == "":
 		return nil, nil, fmt.Errorf("%s: table %s has no partition key", file, t.TableName)
+	case len(t.TableFacets) == 0:
+		return nil, nil, fmt.Errorf("%s: table %s has no facets: a design needs its entity types (one facet each)", file, t.TableName)
 	}
 	if v := m.ModelMetadata.Version; v != "" && v != "3.0" {
 		notes = append(notes, fmt.Sprintf("model version %s: read as 3.0", v))
@@ -321,16 +323,15 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 		}
 	}
 	tableKeys := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
-	items := slices.Clone(t.TableData)
-	for _, f := range t.TableFacets {
-		items = append(items, f.TableData...)
-	}
 	facetItems := map[string][]map[string]string{}
 	for _, f := range t.TableFacets {
 		e := &Entity{Name: f.FacetName}
 		aliases := []string{f.KeyAttributeAlias.PartitionKeyAlias, f.KeyAttributeAlias.SortKeyAlias}
 		for i, ka := range tableKeys {
-			tpl, err := aliasTemplate(aliases[i], ka.Name)
+			tpl, err := aliasTemplate(aliases[i], ka.Name, func(name string) bool {
+				_, typed := typeOf[name]
+				return typed || name == ka.Name || slices.Contains(f.NonKeyAttributes, name)
+			})
 			if err != nil {
 				return nil, notes, fmt.Errorf("%s: facet %s: key alias %q: %v", file, f.FacetName, aliases[i], err)
 			}
@@ -347,7 +348,12 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 			}
 		}
 		d.Entities = append(d.Entities, e)
-		// The sample items whose table key this facet's aliases build.
+		// The facet's own sample items, else the table's whose table key
+		// its aliases build.
+		items := f.TableData
+		if len(items) == 0 {
+			items = t.TableData
+		}
 		for _, item := range items {
 			vals, ok := itemVars(e, tableKeys, item)
 			if ok {
@@ -370,15 +376,15 @@ func keyTypeIfWhole(t Template, ka KeyAttr) string {
 }
 
 // aliasTemplate reads a facet's key alias: a template in the seeds'
-// notation (USER#<UserName>), the name of the attribute the key holds
-// (an identifier: <name>), or else a constant.
-func aliasTemplate(alias, keyName string) (Template, error) {
+// notation (USER#<UserName>), the name of an attribute the key holds
+// (isAttr says which names are: <name>), or else a constant (PROFILE).
+func aliasTemplate(alias, keyName string, isAttr func(string) bool) (Template, error) {
 	switch {
 	case alias == "":
 		return ParseTemplate("<" + keyName + ">")
 	case strings.ContainsAny(alias, "<>"):
 		return ParseTemplate(alias)
-	case isIdentifier(alias) && alias != strings.ToUpper(alias):
+	case isIdentifier(alias) && isAttr(alias):
 		return ParseTemplate("<" + alias + ">")
 	}
 	return ParseTemplate(alias)

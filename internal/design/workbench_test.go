@@ -156,7 +156,7 @@ func TestImportWorkbench_Lenient(t *testing.T) {
 // TestImportWorkbench_Errors: what cannot be imported says why.
 func TestImportWorkbench_Errors(t *testing.T) {
 	two := `{"DataModel":[{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}},` +
-		`{"TableName":"b","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}}]}`
+		`{"TableName":"b","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}},"TableFacets":[{"FacetName":"F","KeyAttributeAlias":{"PartitionKeyAlias":"F#<id>"}}]}]}`
 	for _, tc := range []struct{ raw, table, want string }{
 		{`{"DataModel": [`, "", "not a NoSQL Workbench model"},
 		{`[]`, "", "not a NoSQL Workbench model"},
@@ -164,6 +164,7 @@ func TestImportWorkbench_Errors(t *testing.T) {
 		{two, "", "the model has 2 tables (a, b): choose one with --table"},
 		{two, "c", `no table "c" in the model (a, b)`},
 		{`{"DataModel":[{"TableName":"a"}]}`, "", "table a has no partition key"},
+		{two, "a", "table a has no facets"},
 		{`{"DataModel":[{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"pk"}},"TableFacets":[{"FacetName":"F","KeyAttributeAlias":{"PartitionKeyAlias":"X#<open"}}]}]}`, "", `facet F: key alias "X#<open"`},
 	} {
 		if _, _, err := ImportWorkbench("m.json", []byte(tc.raw), tc.table); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -299,6 +300,7 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a","partition_key":"pk"}},{"table_config":{"table_name":"b","partition_key":"pk"}}]}`, "choose one with --table"},
 		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a"}}]}`, "needs one partition_key"},
 		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a","partition_key":"pk"},"entities":{"E":{"pk_template":"X","gsi_mappings":[{"name":"G"}]}}}]}`, "which gsi_list does not declare"},
+		{ImportMCP, `{"tables":[{"table_config":{"table_name":"a","partition_key":"pk"},"entities":{"E":{"pk_template":"X#{a}#{b"}}}]}`, "has a { or } that is not a {variable}"},
 	} {
 		if _, _, err := tc.imp("f.json", []byte(tc.raw), ""); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.raw, err, tc.want)
@@ -327,4 +329,36 @@ func FuzzImportOneTableAndMCP(f *testing.F) {
 			_, _ = Parse("fuzz.design.yaml", out)
 		}
 	})
+}
+
+// TestImportWorkbench_FacetData: each facet reads its own sample items
+// (not another facet's that its aliases would also build), an alias that
+// names the key attribute itself is that attribute, and the
+// discriminator comes from the facets' own items.
+func TestImportWorkbench_FacetData(t *testing.T) {
+	const model = `{"DataModel":[{"TableName":"music",
+	 "KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"},"SortKey":{"AttributeName":"SK","AttributeType":"S"}},
+	 "NonKeyAttributes":[{"AttributeName":"SongId","AttributeType":"S"},{"AttributeName":"Title","AttributeType":"S"},{"AttributeName":"Kind","AttributeType":"S"},{"AttributeName":"GSI1PK","AttributeType":"S"},{"AttributeName":"DownloadId","AttributeType":"S"}],
+	 "GlobalSecondaryIndexes":[{"IndexName":"GSI1","KeyAttributes":{"PartitionKey":{"AttributeName":"GSI1PK","AttributeType":"S"}},"Projection":{"ProjectionType":"ALL"}}],
+	 "TableFacets":[
+	  {"FacetName":"Song","KeyAttributeAlias":{"PartitionKeyAlias":"SongId","SortKeyAlias":"SONG"},"NonKeyAttributes":["Title","Kind","GSI1PK"],
+	   "TableData":[{"PK":{"S":"s1"},"SK":{"S":"SONG"},"Title":{"S":"Blue"},"Kind":{"S":"song"},"GSI1PK":{"S":"TITLE#Blue"}},
+	                {"PK":{"S":"s2"},"SK":{"S":"SONG"},"Title":{"S":"Red"},"Kind":{"S":"song"},"GSI1PK":{"S":"TITLE#Red"}}]},
+	  {"FacetName":"Download","KeyAttributeAlias":{"PartitionKeyAlias":"PK","SortKeyAlias":"DL#<DownloadId>"},"NonKeyAttributes":["Kind"],
+	   "TableData":[{"PK":{"S":"s1"},"SK":{"S":"DL#d1"},"Kind":{"S":"download"}},{"PK":{"S":"s2"},"SK":{"S":"DL#d2"},"Kind":{"S":"download"}}]}]}]}`
+	d, notes, err := ImportWorkbench("music.json", []byte(model), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	song, dl := d.Entity("Song"), d.Entity("Download")
+	switch {
+	case song.Key("GSI1PK") == nil || song.Key("GSI1PK").Template.Text != "TITLE#<Title>":
+		t.Errorf("Song's GSI1PK (notes %v)", notes)
+	case dl.Key("GSI1PK") != nil:
+		t.Errorf("Download got another facet's GSI1PK: %s", dl.Key("GSI1PK").Template.Text)
+	case dl.Key("PK").Template.Text != "<PK>" || song.Key("PK").Template.Text != "<SongId>":
+		t.Errorf("aliases: %s, %s", song.Key("PK").Template.Text, dl.Key("PK").Template.Text)
+	case song.Discriminator != "Kind" || song.DiscriminatorValue != "song" || dl.DiscriminatorValue != "download":
+		t.Errorf("discriminator: %s=%s, %s=%s (notes %v)", song.Discriminator, song.DiscriminatorValue, dl.Discriminator, dl.DiscriminatorValue, notes)
+	}
 }
