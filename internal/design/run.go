@@ -95,16 +95,13 @@ func CreateTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 
 // createTable is CreateTable.
 func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
-	defs := map[string]string{}
 	schema := func(pk, sk []KeyAttr) []types.KeySchemaElement {
 		var ks []types.KeySchemaElement
 		for _, k := range pk {
 			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeHash})
-			defs[k.Name] = k.Type
 		}
 		for _, k := range sk {
 			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeRange})
-			defs[k.Name] = k.Type
 		}
 		return ks
 	}
@@ -132,13 +129,8 @@ func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 		}
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 	}
-	names := make([]string, 0, len(defs))
-	for n := range defs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeType(defs[n])})
+	for _, k := range d.attributeDefinitions() {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.Name), AttributeType: types.ScalarAttributeType(k.Type)})
 	}
 	if _, err := c.CreateTable(ctx, in); err != nil {
 		var inUse *types.ResourceInUseException

@@ -116,29 +116,36 @@ func patternPath(d *Design, p *Pattern) string {
 // Classify names the declared pattern a (on a table with a design)
 // follows; ok is false for an undeclared path, whose shape is path.
 func (t *Traffic) Classify(a Access) (pattern, path string, ok bool) {
+	pattern, path, ok, _ = t.classify(a)
+	return pattern, path, ok
+}
+
+// classify is Classify, also telling whether a write's key is built by
+// no entity's templates.
+func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 	d := t.designs[a.Table]
 	if d == nil {
-		return "", "", false
+		return "", "", false, false
 	}
 	switch a.Operation {
 	case "PutItem", "UpdateItem", "DeleteItem":
 		e := d.entityOfKey(a.Key)
 		if e == nil {
-			return "", a.Operation + " (no entity)", false
+			return "", a.Operation + " (no entity)", false, true
 		}
 		for _, p := range d.Patterns {
 			if p.Kind == "write" && p.Entity == e.Name && cmp.Or(p.Operation, "PutItem") == a.Operation {
-				return p.ID, patternPath(d, p), true
+				return p.ID, patternPath(d, p), true, false
 			}
 		}
-		return "", a.Operation + " " + e.Name, false
+		return "", a.Operation + " " + e.Name, false, false
 	case "Scan":
 		for _, p := range d.Patterns {
 			if p.Operation == "Scan" && p.Index == a.Index {
-				return p.ID, patternPath(d, p), true
+				return p.ID, patternPath(d, p), true, false
 			}
 		}
-		return "", "Scan " + indexName(a.Index), false
+		return "", "Scan " + indexName(a.Index), false, false
 	}
 	// The most specific pattern the request follows: Type = ORDER AND SK =
 	// ORDER#<OrderId> over Type = ORDER.
@@ -150,9 +157,9 @@ func (t *Traffic) Classify(a Access) (pattern, path string, ok bool) {
 		}
 	}
 	if best != nil {
-		return best.ID, patternPath(d, best), true
+		return best.ID, patternPath(d, best), true, false
 	}
-	return "", a.Operation + " " + indexName(a.Index) + ": " + d.shape(a.Conds), false
+	return "", a.Operation + " " + indexName(a.Index) + ": " + d.shape(a.Conds), false, false
 }
 
 // Record counts a under its path: the declared pattern's id, or the
@@ -162,11 +169,11 @@ func (t *Traffic) Record(a Access) (pattern, path string, declared bool) {
 	if d == nil {
 		return "", "", false
 	}
-	pattern, path, declared = t.Classify(a)
+	pattern, path, declared, noEntity := t.classify(a)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tt := t.tables[a.Table]
-	if (a.Operation == "PutItem" || a.Operation == "UpdateItem") && d.entityOfKey(a.Key) == nil {
+	if (a.Operation == "PutItem" || a.Operation == "UpdateItem") && noEntity {
 		tt.Unmatched++
 		if len(tt.UnmatchedExample) < 10 {
 			tt.UnmatchedExample = append(tt.UnmatchedExample, keyText(a.Key))

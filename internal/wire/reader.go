@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -347,9 +346,9 @@ func (r *Reader) stringInt64(want string) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	digits := strings.TrimLeft(s, "+-")
+	// ParseInt in base 10 takes exactly an optional sign and digits.
 	n, perr := strconv.ParseInt(s, 10, 64)
-	if perr != nil || len(s)-len(digits) > 1 || digits == "" || strings.IndexFunc(digits, func(c rune) bool { return c < '0' || c > '9' }) >= 0 {
+	if perr != nil {
 		return 0, false, TypeError(String, want)
 	}
 	if want == "Integer" && (n < math.MinInt32 || n > math.MaxInt32) {
