@@ -25,8 +25,9 @@
 // Keys and values passed in are copied; slices returned are owned by the
 // caller (Get) or valid until the iterator moves (Iterator.Key/Value).
 //
-// Implementations: storage/pebble (embedded, on disk or in memory). The
-// contract suite in storage/storagetest runs against each.
+// Implementations: storage/pebble (embedded, on disk or in memory) and
+// storage/tikv (a TiKV cluster, shared by any number of dynago nodes).
+// The contract suite in storage/storagetest runs against each.
 package storage
 
 import (
@@ -76,6 +77,13 @@ type Store interface {
 	// transaction. It is for key spaces no transaction can reach any more
 	// (the items of a deleted table); it is durable when it returns.
 	DeleteRange(ctx context.Context, lower, upper []byte) error
+	// StampHorizon returns a commit stamp h such that every SetStamped
+	// write committed before the call has a stamp at most h, and every
+	// stamped write with a stamp at most h that ever commits is visible
+	// to transactions begun after the call returns. A reader of stamped
+	// keys that ignores stamps above h never sees a stamp appear behind
+	// one it has read. It may wait (TiKV waits its stamp window).
+	StampHorizon(ctx context.Context) (uint64, error)
 	// Close releases the store. Transactions must be ended first. Calling
 	// Close twice returns an error and does nothing else.
 	Close() error
@@ -100,13 +108,13 @@ type Txn interface {
 	// stamp is StampLen bytes: the transaction's commit stamp (8 bytes,
 	// big-endian, chosen at Commit) and then the call's position among
 	// the transaction's SetStamped calls (2 bytes, big-endian, from 0; at
-	// most 65,536 calls). Commit stamps increase in commit order across
-	// the whole store and across restarts, and a reader that sees a
-	// stamped key sees every key stamped lower (so a reader walking
-	// stamped keys in order never finds a gap filled in behind it). Only
-	// transactions with stamped writes consume a commit stamp. Stamped
-	// keys are not visible to the transaction's own Get. This is what
-	// orders stream records (FoundationDB calls it a versionstamp).
+	// most 65,536 calls). Commit stamps increase across the whole store
+	// and across restarts, in commit order for any two transactions that
+	// share a key (one writes it, the other reads or writes it), and a
+	// reader that ignores stamps above Store.StampHorizon never finds a
+	// gap filled in behind the keys it has read. Stamped keys are not
+	// visible to the transaction's own Get. This is what orders stream
+	// records (FoundationDB calls it a versionstamp).
 	SetStamped(prefix, suffix, value []byte) error
 	// Commit applies the buffered writes atomically and durably, or returns
 	// ErrConflict (nothing applied). The transaction is over either way.

@@ -175,6 +175,15 @@ func Open(opts Options) (*Store, error) {
 // stampKey holds the last commit stamp issued (8 bytes, big-endian).
 var stampKey = []byte("\x00stamp")
 
+// StampHorizon returns the last commit stamp issued: stamps are issued
+// and their batches applied under the commit mutex, so every stamp up to
+// it is already visible.
+func (s *Store) StampHorizon(ctx context.Context) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stamp, nil
+}
+
 // Close closes the database. A second Close returns an error.
 func (s *Store) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {

@@ -6,6 +6,7 @@ package storagetest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -36,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Txn_SetStamped_SharesOneStampInCommitOrder", testStampOrder},
 		{"Txn_SetStamped_ReadersNeverSeeAGapFilled", testStampNoGaps},
 		{"Txn_SetStamped_ConflictWritesNothing", testStampConflict},
+		{"Store_StampHorizon_CoversEarlierCommits", testStampHorizon},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
@@ -392,8 +394,8 @@ func testStampOrder(t *testing.T, s storage.Store) {
 }
 
 // testStampNoGaps: while writers commit stamped keys, a reader that
-// repeatedly scans past the last key it saw must never later find a key
-// below it: stamps become visible in order.
+// repeatedly takes the stamp horizon and scans the keys stamped at most
+// that must never later find a key below the last one it saw.
 func testStampNoGaps(t *testing.T, s storage.Store) {
 	const workers, each = 4, 200
 	var wg sync.WaitGroup
@@ -416,6 +418,11 @@ func testStampNoGaps(t *testing.T, s storage.Store) {
 		defer close(done)
 		var last []byte // greatest key of the previous scan
 		for seen < workers*each {
+			horizon, err := s.StampHorizon(ctx)
+			if err != nil {
+				errs <- err
+				return
+			}
 			tx, err := s.Begin(ctx, storage.ReadOnly)
 			if err != nil {
 				errs <- err
@@ -429,6 +436,9 @@ func testStampNoGaps(t *testing.T, s storage.Store) {
 			n := 0
 			var greatest []byte
 			for it.Next() {
+				if binary.BigEndian.Uint64(it.Key()[2:]) > horizon {
+					break
+				}
 				n++
 				if n > seen && last != nil && bytes.Compare(it.Key(), last) <= 0 {
 					errs <- fmt.Errorf("key %q appeared below %q, which was read before it", it.Key(), last)
@@ -478,5 +488,32 @@ func testStampConflict(t *testing.T, s storage.Store) {
 	}
 	if st, _, _ := stampedKeys(t, s, "c/"); len(st) != 0 {
 		t.Fatalf("conflicting transaction wrote stamped keys at %v", st)
+	}
+}
+
+// testStampHorizon: a horizon taken after a stamped commit covers its
+// stamp, and one taken before does not need to.
+func testStampHorizon(t *testing.T, s storage.Store) {
+	if err := commitStamped(s, "h/", "a"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.StampHorizon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamps, _, _ := stampedKeys(t, s, "h/")
+	if len(stamps) != 1 || stamps[0] > h {
+		t.Fatalf("stamps %v, horizon %d: a commit before the horizon is above it", stamps, h)
+	}
+	if err := commitStamped(s, "h/", "b"); err != nil {
+		t.Fatal(err)
+	}
+	h2, err := s.StampHorizon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamps, _, _ = stampedKeys(t, s, "h/")
+	if len(stamps) != 2 || stamps[1] > h2 || h2 < h {
+		t.Fatalf("stamps %v, horizons %d then %d", stamps, h, h2)
 	}
 }

@@ -1,0 +1,491 @@
+// Package tikv implements storage.Store on TiKV through
+// github.com/tikv/client-go/v2, so that any number of stateless dynago
+// nodes can serve the same tables. It owns the mapping of dynago's
+// transaction contract onto TiKV's percolator transactions; the engine
+// above it is the same as on the embedded Pebble store.
+//
+// # Transactions
+//
+// A ReadWrite transaction is an optimistic TiKV transaction. TiKV gives
+// snapshot isolation: its prewrite fails a key written by a transaction
+// that committed after this one began, but only for keys this one writes.
+// dynago's contract also fails a transaction whose read keys changed (a
+// condition check on one item, then a write of another, must not commit
+// on a stale read), so Commit locks every key Get read: TiKV writes an
+// Op_Lock record for each, and its prewrite checks those keys for newer
+// commits like written ones. That is how TiDB's SELECT FOR UPDATE works
+// in optimistic mode, and it makes the transactions serializable for the
+// keys they read. Scan does not lock, as the contract allows. A
+// transaction that wrote nothing commits nothing.
+//
+// ReadOnly transactions take a fresh timestamp from PD for each Get and
+// Scan, so each read sees every commit before it; Snapshot transactions
+// read at the timestamp taken at Begin.
+//
+// # Stamped writes
+//
+// TiKV chooses a transaction's commit timestamp after its keys are
+// written, so a key cannot contain it. A stamped transaction instead
+// takes a fresh timestamp s from PD at Commit, writes its stamped keys
+// with s, and refuses to commit (ErrConflict; the engine retries) if
+// its commit timestamp is Options.StampWindow or more after s. Every
+// stamp s that commits therefore commits before s + window. StampHorizon
+// takes a timestamp h, waits until PD's clock is past h + window, and
+// returns h: every stamped write with a stamp at most h that will ever
+// commit has committed by then and is visible to a transaction that
+// begins afterwards, and every stamped write committed before the call
+// has a stamp below h. Stream readers read up to the horizon, so they
+// never see a stamp filled in behind them. Two transactions that write
+// or read-and-write the same key get stamps in their commit order (the
+// later one began after the earlier committed); unrelated transactions
+// may commit in a different order than their stamps, which no reader can
+// tell apart.
+//
+// One case escapes the window: when a reader meets the transaction's
+// lock, TiKV may push the lock's minimum commit timestamp past the
+// reader's, and the committer then retries the commit with a newer
+// timestamp without the window check. If that retry lands past the
+// window, a stream reader that read the shard in between has skipped
+// the record. The store logs it at error level and counts it in
+// StampsPastWindow; it needs a commit RPC stalled for the whole window
+// (half a second by default) while another request reads the same key.
+//
+// # Keys
+//
+// Every key is stored under Options.Namespace and a 0x00 byte, so one
+// TiKV cluster can hold several dynago deployments, or sit beside TiDB
+// (whose keys start with 't' and 'm').
+//
+// Sources: https://tikv.org/deep-dive/distributed-transaction/percolator/,
+// https://tikv.org/deep-dive/distributed-transaction/optimistic-transaction/,
+// https://docs.pingcap.com/tidb/stable/optimistic-transaction.
+package tikv
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pingcaplog "github.com/pingcap/log"
+	tikverr "github.com/tikv/client-go/v2/error"
+	"github.com/tikv/client-go/v2/kv"
+	"github.com/tikv/client-go/v2/oracle"
+	"github.com/tikv/client-go/v2/tikv"
+	"github.com/tikv/client-go/v2/txnkv"
+	"github.com/tikv/client-go/v2/txnkv/transaction"
+	"github.com/tikv/client-go/v2/txnkv/txnsnapshot"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/dynago/dynago/internal/storage"
+)
+
+var _ storage.Store = (*Store)(nil)
+
+// DefaultStampWindow is the default Options.StampWindow.
+const DefaultStampWindow = 500 * time.Millisecond
+
+// DefaultNamespace is the default Options.Namespace.
+const DefaultNamespace = "dynago"
+
+// Options configure a Store.
+type Options struct {
+	// PD lists the placement driver endpoints, host:port each. Open
+	// connects to them; New ignores them.
+	PD []string
+	// Namespace prefixes every key (followed by a 0x00 byte); "" means
+	// DefaultNamespace. Deployments with different namespaces share a
+	// cluster without seeing each other.
+	Namespace string
+	// StampWindow bounds the time from a stamped transaction's stamp to
+	// its commit timestamp (see the package documentation); 0 means
+	// DefaultStampWindow. StampHorizon waits this long.
+	StampWindow time.Duration
+	// Logger; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Store is a storage.Store on a TiKV cluster. It is safe for concurrent
+// use.
+type Store struct {
+	kv     *tikv.KVStore
+	owned  bool // Close closes kv
+	prefix []byte
+	end    []byte // first key past the namespace
+	window time.Duration
+	logger *slog.Logger
+	closed atomic.Bool
+
+	// StampsPastWindow counts stamped transactions whose final commit
+	// timestamp was StampWindow or more after their stamp (see the
+	// package documentation).
+	StampsPastWindow atomic.Int64
+}
+
+// Open connects to the TiKV cluster whose PD endpoints opts.PD lists.
+// Errors: none of the endpoints answers.
+func Open(opts Options) (*Store, error) {
+	if len(opts.PD) == 0 {
+		return nil, errors.New("tikv: no PD endpoints")
+	}
+	c, err := txnkv.NewClient(opts.PD)
+	if err != nil {
+		return nil, fmt.Errorf("tikv: connect to PD %s: %w", strings.Join(opts.PD, ","), err)
+	}
+	s := New(c.KVStore, opts)
+	s.owned = true
+	return s, nil
+}
+
+// New returns a Store on an open client-go store (a real cluster's, or
+// the mock cluster's of package tikvtest). Close does not close kv.
+func New(kv *tikv.KVStore, opts Options) *Store {
+	ns := opts.Namespace
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	window := opts.StampWindow
+	if window <= 0 {
+		window = DefaultStampWindow
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	quietClientLogs.Do(func() { pingcaplog.SetLevel(zapcore.ErrorLevel) })
+	prefix := append([]byte(ns), 0)
+	end := append([]byte(ns), 1)
+	return &Store{kv: kv, prefix: prefix, end: end, window: window, logger: logger}
+}
+
+// quietClientLogs lowers client-go's own logger (pingcap/log, on
+// stderr) to errors: at its default level it logs every lock met and
+// every retried commit, which are normal under contention.
+var quietClientLogs sync.Once
+
+// KV returns the client-go store, for cluster-wide duties (GC).
+func (s *Store) KV() *tikv.KVStore { return s.kv }
+
+// Close releases the store; it closes the client only if Open made it.
+func (s *Store) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return errors.New("tikv: store already closed")
+	}
+	if s.owned {
+		return s.kv.Close()
+	}
+	return nil
+}
+
+// key returns k under the namespace.
+func (s *Store) key(k []byte) []byte {
+	out := make([]byte, 0, len(s.prefix)+len(k))
+	return append(append(out, s.prefix...), k...)
+}
+
+// bounds maps a Scan's bounds into the namespace ("" is unbounded).
+func (s *Store) bounds(lower, upper []byte) ([]byte, []byte) {
+	lo, hi := s.prefix, s.end
+	if len(lower) > 0 {
+		lo = s.key(lower)
+	}
+	if len(upper) > 0 {
+		hi = s.key(upper)
+	}
+	return lo, hi
+}
+
+// timestamp returns a fresh timestamp from PD.
+func (s *Store) timestamp(ctx context.Context) (uint64, error) {
+	ts, err := s.kv.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	if err != nil {
+		return 0, fmt.Errorf("tikv: get timestamp: %w", err)
+	}
+	return ts, nil
+}
+
+// Begin starts a transaction.
+func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, error) {
+	if s.closed.Load() {
+		return nil, errors.New("tikv: store closed")
+	}
+	switch mode {
+	case storage.ReadOnly:
+		return &roTxn{s: s, ctx: ctx}, nil
+	case storage.Snapshot:
+		ts, err := s.timestamp(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &roTxn{s: s, ctx: ctx, snap: s.kv.GetSnapshot(ts)}, nil
+	}
+	kt, err := s.kv.Begin()
+	if err != nil {
+		return nil, fmt.Errorf("tikv: begin: %w", err)
+	}
+	return &rwTxn{s: s, ctx: ctx, kt: kt, reads: map[string]struct{}{}}, nil
+}
+
+// DeleteRange removes every key in [lower, upper) with TiKV's
+// DeleteRange, which drops all versions at once, outside any transaction.
+func (s *Store) DeleteRange(ctx context.Context, lower, upper []byte) error {
+	lo, hi := s.bounds(lower, upper)
+	if _, err := s.kv.DeleteRange(ctx, lo, hi, 4); err != nil {
+		return fmt.Errorf("tikv: delete range: %w", err)
+	}
+	return nil
+}
+
+// StampHorizon returns a commit stamp h such that every stamped write
+// with a stamp at most h that ever commits is visible to transactions
+// begun after it returns, and every stamped write committed before the
+// call has a stamp at most h. It waits Options.StampWindow.
+func (s *Store) StampHorizon(ctx context.Context) (uint64, error) {
+	h, err := s.timestamp(ctx)
+	if err != nil {
+		return 0, err
+	}
+	wait := s.window
+	for {
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(wait):
+		}
+		now, err := s.timestamp(ctx)
+		if err != nil {
+			return 0, err
+		}
+		ahead := time.Duration(oracle.ExtractPhysical(now)-oracle.ExtractPhysical(h)) * time.Millisecond
+		if ahead > s.window {
+			return h, nil
+		}
+		wait = s.window - ahead + time.Millisecond
+	}
+}
+
+// mapErr maps client-go errors onto the storage contract's.
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if tikverr.IsErrNotFound(err) {
+		return storage.ErrNotFound
+	}
+	var latch *tikverr.ErrWriteConflictInLatch
+	var retry *tikverr.ErrRetryable
+	if tikverr.IsErrWriteConflict(err) || errors.As(err, &latch) || errors.As(err, &retry) {
+		return fmt.Errorf("%w (%v)", storage.ErrConflict, err)
+	}
+	return fmt.Errorf("tikv: %w", err)
+}
+
+// roTxn is a ReadOnly (snap nil: a fresh snapshot per read) or Snapshot
+// transaction.
+type roTxn struct {
+	s    *Store
+	ctx  context.Context
+	snap *txnsnapshot.KVSnapshot
+}
+
+func (t *roTxn) snapshot() (*txnsnapshot.KVSnapshot, error) {
+	if t.snap != nil {
+		return t.snap, nil
+	}
+	ts, err := t.s.timestamp(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.s.kv.GetSnapshot(ts), nil
+}
+
+func (t *roTxn) Get(key []byte) ([]byte, error) {
+	snap, err := t.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	v, err := snap.Get(t.ctx, t.s.key(key))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return decodeValue(v), nil
+}
+
+func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	snap, err := t.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return t.s.scan(snap, lower, upper, reverse)
+}
+
+func (t *roTxn) Set(key, value []byte) error                   { return storage.ErrReadOnly }
+func (t *roTxn) Delete(key []byte) error                       { return storage.ErrReadOnly }
+func (t *roTxn) SetStamped(prefix, suffix, value []byte) error { return storage.ErrReadOnly }
+func (t *roTxn) Commit() error                                 { return nil }
+func (t *roTxn) Rollback()                                     {}
+
+// stamped is one buffered SetStamped call.
+type stamped struct {
+	prefix, suffix, value []byte
+}
+
+// rwTxn is a ReadWrite transaction.
+type rwTxn struct {
+	s       *Store
+	ctx     context.Context
+	kt      *transaction.KVTxn
+	reads   map[string]struct{} // keys Get read (namespaced)
+	writes  int
+	stamped []stamped
+	done    bool
+}
+
+func (t *rwTxn) Get(key []byte) ([]byte, error) {
+	k := t.s.key(key)
+	t.reads[string(k)] = struct{}{}
+	v, err := t.kt.Get(t.ctx, k)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return decodeValue(v), nil
+}
+
+// Scan reads the snapshot the transaction began with, not its writes.
+func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	return t.s.scan(t.kt.GetSnapshot(), lower, upper, reverse)
+}
+
+func (t *rwTxn) Set(key, value []byte) error {
+	if t.done {
+		return errors.New("tikv: transaction is over")
+	}
+	t.writes++
+	return t.kt.Set(t.s.key(key), encodeValue(value))
+}
+
+func (t *rwTxn) Delete(key []byte) error {
+	if t.done {
+		return errors.New("tikv: transaction is over")
+	}
+	t.writes++
+	return t.kt.Delete(t.s.key(key))
+}
+
+func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
+	if len(t.stamped) >= 1<<16 {
+		return storage.ErrTooManyStamped
+	}
+	t.stamped = append(t.stamped, stamped{
+		prefix: bytes.Clone(prefix), suffix: bytes.Clone(suffix), value: bytes.Clone(value),
+	})
+	return nil
+}
+
+// Commit locks the keys read, stamps the stamped writes and runs TiKV's
+// two-phase commit.
+func (t *rwTxn) Commit() error {
+	if t.done {
+		return errors.New("tikv: transaction is over")
+	}
+	t.done = true
+	if t.writes == 0 && len(t.stamped) == 0 {
+		t.kt.Rollback()
+		return nil
+	}
+	if len(t.reads) > 0 {
+		keys := make([][]byte, 0, len(t.reads))
+		for k := range t.reads {
+			keys = append(keys, []byte(k))
+		}
+		// In an optimistic transaction LockKeys only marks the keys: they
+		// are checked for newer commits at prewrite.
+		if err := t.kt.LockKeys(t.ctx, kv.NewLockCtx(t.kt.StartTS(), 0, time.Now()), keys...); err != nil {
+			t.kt.Rollback()
+			return mapErr(err)
+		}
+	}
+	var stamp uint64
+	var pastWindow atomic.Bool
+	if len(t.stamped) > 0 {
+		var err error
+		if stamp, err = t.s.timestamp(t.ctx); err != nil {
+			t.kt.Rollback()
+			return err
+		}
+		for i, w := range t.stamped {
+			k := make([]byte, 0, len(w.prefix)+storage.StampLen+len(w.suffix))
+			k = append(k, w.prefix...)
+			k = binary.BigEndian.AppendUint64(k, stamp)
+			k = binary.BigEndian.AppendUint16(k, uint16(i))
+			k = append(k, w.suffix...)
+			if err := t.kt.Set(t.s.key(k), encodeValue(w.value)); err != nil {
+				t.kt.Rollback()
+				return mapErr(err)
+			}
+		}
+		window := t.s.window
+		t.kt.SetCommitTSUpperBoundCheck(func(commitTS uint64) bool {
+			if pastStamp(stamp, commitTS) < window {
+				return true
+			}
+			pastWindow.Store(true)
+			return false
+		})
+		t.kt.SetCommitCallback(func(info string, err error) {
+			if err != nil {
+				return
+			}
+			var ti transaction.TxnInfo
+			if json.Unmarshal([]byte(info), &ti) == nil && pastStamp(stamp, ti.CommitTS) >= window {
+				t.s.StampsPastWindow.Add(1)
+				t.s.logger.Error("tikv: stamped transaction committed past its stamp window; a stream reader may have skipped its records",
+					"stamp", stamp, "commit_ts", ti.CommitTS, "window", window)
+			}
+		})
+	}
+	err := t.kt.Commit(t.ctx)
+	if err != nil && pastWindow.Load() {
+		return fmt.Errorf("%w (stamped commit past its %v window)", storage.ErrConflict, t.s.window)
+	}
+	return mapErr(err)
+}
+
+// pastStamp returns how long after stamp commitTS is, by PD's clock.
+func pastStamp(stamp, commitTS uint64) time.Duration {
+	return time.Duration(oracle.ExtractPhysical(commitTS)-oracle.ExtractPhysical(stamp)) * time.Millisecond
+}
+
+func (t *rwTxn) Rollback() {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.kt.Rollback()
+}
+
+// encodeValue and decodeValue escape the values TiKV cannot hold as
+// they are: TiKV refuses an empty value, so an empty value is stored as
+// one 0x00 byte, and a value that starts with 0x00 gets one more in
+// front. Every other value is stored unchanged.
+func encodeValue(v []byte) []byte {
+	if len(v) > 0 && v[0] != 0 {
+		return v
+	}
+	out := make([]byte, 0, len(v)+1)
+	return append(append(out, 0), v...)
+}
+
+func decodeValue(v []byte) []byte {
+	if len(v) > 0 && v[0] == 0 {
+		return v[1:]
+	}
+	return v
+}

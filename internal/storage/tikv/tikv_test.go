@@ -1,0 +1,160 @@
+package tikv_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/storagetest"
+	"github.com/dynago/dynago/internal/storage/tikv"
+	"github.com/dynago/dynago/internal/storage/tikv/tikvtest"
+)
+
+// TestContract runs the storage contract against the mock cluster, with
+// each test's keys spread over several regions.
+func TestContract(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) storage.Store {
+		c := tikvtest.NewCluster(t)
+		// The contract's keys are single letters: split between them too.
+		for _, k := range []string{"b", "g/", "k", "s/"} {
+			c.Split([]byte(tikv.DefaultNamespace + "\x00" + k))
+		}
+		return c.Open(t, tikv.Options{})
+	})
+}
+
+// TestTwoNodes_SplitsDuringIncrements runs read-modify-write increments
+// of 16 counters from two nodes (separate client-go stores: region
+// caches, lock resolvers) while the test splits the counters' regions
+// under them; no increment may be lost, and each node must follow the
+// splits through region errors.
+func TestTwoNodes_SplitsDuringIncrements(t *testing.T) {
+	c := tikvtest.NewCluster(t)
+	nodes := []storage.Store{c.Open(t, tikv.Options{}), c.Open(t, tikv.Options{})}
+	const counters, workers, each = 16, 4, 25
+	key := func(i int) []byte { return []byte(fmt.Sprintf("n/%02d", i)) }
+	regions := c.Regions()
+	stop := make(chan struct{})
+	splitDone := make(chan struct{})
+	go func() {
+		defer close(splitDone)
+		for i := 1; i < counters; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			c.Split(append([]byte(tikv.DefaultNamespace+"\x00"), key(i)...))
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*len(nodes))
+	for n, s := range nodes {
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < each; i++ {
+					k := key((n*workers*each + w*each + i) % counters)
+					if err := increment(s, k); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(stop)
+	<-splitDone
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if c.Regions() <= regions {
+		t.Fatalf("regions %d, want more than %d: no split happened during the test", c.Regions(), regions)
+	}
+	total := 0
+	for i := 0; i < counters; i++ {
+		v, ok := storagetest.MustGet(t, nodes[i%2], string(key(i)))
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(v)
+		total += n
+	}
+	if want := len(nodes) * workers * each; total != want {
+		t.Fatalf("total %d, want %d: increments were lost", total, want)
+	}
+}
+
+// increment adds one to the counter at k, retrying conflicts.
+func increment(s storage.Store, k []byte) error {
+	for attempt := 0; attempt < 1000; attempt++ {
+		tx, err := s.Begin(context.Background(), storage.ReadWrite)
+		if err != nil {
+			return err
+		}
+		n := 0
+		switch v, err := tx.Get(k); {
+		case errors.Is(err, storage.ErrNotFound):
+		case err != nil:
+			tx.Rollback()
+			return err
+		default:
+			n, _ = strconv.Atoi(string(v))
+		}
+		tx.Set(k, []byte(strconv.Itoa(n+1)))
+		err = tx.Commit()
+		if errors.Is(err, storage.ErrConflict) {
+			continue
+		}
+		return err
+	}
+	return fmt.Errorf("increment %s: too many conflicts", k)
+}
+
+// TestValues_EmptyAndZeroPrefixed: TiKV refuses empty values; the store
+// escapes them and values that start with 0x00, and reads both back.
+func TestValues_EmptyAndZeroPrefixed(t *testing.T) {
+	s := tikvtest.NewCluster(t).Open(t, tikv.Options{})
+	for _, v := range []string{"", "\x00", "\x00\x00a", "plain"} {
+		storagetest.MustSet(t, s, "k", v)
+		if got, ok := storagetest.MustGet(t, s, "k"); !ok || got != v {
+			t.Fatalf("stored %q, read %q %v", v, got, ok)
+		}
+		tx, _ := s.Begin(context.Background(), storage.ReadOnly)
+		it, _ := tx.Scan(nil, nil, false)
+		if !it.Next() || string(it.Value()) != v {
+			t.Fatalf("scan of %q read %q", v, it.Value())
+		}
+		it.Close()
+		tx.Rollback()
+	}
+}
+
+// TestNamespaces: two namespaces on one cluster do not see each other's
+// keys, and a DeleteRange of one leaves the other alone.
+func TestNamespaces(t *testing.T) {
+	c := tikvtest.NewCluster(t)
+	a, b := c.Open(t, tikv.Options{Namespace: "a"}), c.Open(t, tikv.Options{Namespace: "b"})
+	storagetest.MustSet(t, a, "k", "from a")
+	if _, ok := storagetest.MustGet(t, b, "k"); ok {
+		t.Fatal("namespace b sees a's key")
+	}
+	storagetest.MustSet(t, b, "k", "from b")
+	if err := a.DeleteRange(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := storagetest.MustGet(t, b, "k"); v != "from b" {
+		t.Fatalf("b's key after a's DeleteRange: %q", v)
+	}
+	if _, ok := storagetest.MustGet(t, a, "k"); ok {
+		t.Fatal("a's key survived its DeleteRange")
+	}
+}
