@@ -52,9 +52,40 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
-	out := &api.GetRecordsOutput{Records: [][]byte{}}
+	var out *api.GetRecordsOutput
+	// Records stamped above the store's horizon may still have a
+	// transaction in flight below them (on TiKV). A read that meets one
+	// asks the store to settle up to it and reads again; past that, the
+	// next call reads them.
+	stampHorizon, err := e.store.StampHorizon(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	var unsettled uint64
+	for pass := 0; ; pass++ {
+		out, unsettled, err = e.readRecords(ctx, it, st, sh, limit, stampHorizon)
+		if err != nil || unsettled == 0 || pass == 1 {
+			break
+		}
+		if stampHorizon, err = e.store.StampHorizon(ctx, unsettled); err != nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readRecords reads a shard from an iterator's position up to the stamp
+// horizon; unsettled is 0, or, when it met a stamp above the horizon,
+// the shard's newest commit stamp.
+func (e *Engine) readRecords(ctx context.Context, it shardIterator, st *catalog.Stream, sh *catalog.Shard, limit int, stampHorizon uint64) (out *api.GetRecordsOutput, unsettled uint64, err error) {
+	out = &api.GetRecordsOutput{Records: [][]byte{}}
 	region := e.region(ctx)
+	now := e.opts.Now()
 	err = e.read(ctx, func(tx storage.Txn) error {
+		out.Records, out.NextShardIterator, unsettled = out.Records[:0], "", 0
 		horizon, err := trimHorizon(tx, st.Number, sh.Number)
 		if err != nil {
 			return err
@@ -80,6 +111,18 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 				break
 			}
 			stamp := scan.Key()[len(prefix):]
+			if binary.BigEndian.Uint64(stamp) > stampHorizon {
+				// Not yet readable: the caller settles up to the shard's
+				// newest stamp, so that a second read returns every
+				// record this one could see.
+				_, last, err := shardEnds(tx, st.Number, sh.Number)
+				if err != nil {
+					return err
+				}
+				unsettled = max(binary.BigEndian.Uint64(last), binary.BigEndian.Uint64(stamp))
+				full = true // the next call starts here
+				break
+			}
 			v := scan.Value()
 			switch {
 			case len(v) == 0:
@@ -113,10 +156,7 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, unsettled, err
 }
 
 // appendRecordJSON appends one record as the Streams API sends it.

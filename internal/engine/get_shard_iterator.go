@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"errors"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/ddberr"
@@ -24,7 +26,11 @@ func (e *Engine) GetShardIterator(ctx context.Context, in *api.GetShardIteratorI
 		return nil, ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Shard does not exist")
 	}
 	it := shardIterator{arn: *in.StreamArn, shard: sh.Number, issued: e.opts.Now()}
-	err = e.read(ctx, func(tx storage.Txn) error {
+	stampHorizon, err := e.store.StampHorizon(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	read := func(tx storage.Txn) error {
 		horizon, err := trimHorizon(tx, st.Number, sh.Number)
 		if err != nil {
 			return err
@@ -37,6 +43,12 @@ func (e *Engine) GetShardIterator(ctx context.Context, in *api.GetShardIteratorI
 		case "TRIM_HORIZON":
 			it.stamp = horizon
 		case "LATEST":
+			// After the newest record, once every stamp below it has
+			// settled (a record stamped below a visible one may still be
+			// committing on TiKV, and it belongs after this iterator).
+			if commit := binary.BigEndian.Uint64(last); commit > stampHorizon {
+				return errUnsettled{stamp: commit, last: last}
+			}
 			it.stamp = last
 		default:
 			stamp, ok := parseSequenceNumber(*in.SequenceNumber)
@@ -49,9 +61,28 @@ func (e *Engine) GetShardIterator(ctx context.Context, in *api.GetShardIteratorI
 			}
 		}
 		return nil
-	})
+	}
+	err = e.read(ctx, read)
+	var unsettled errUnsettled
+	if errors.As(err, &unsettled) {
+		if stampHorizon, err = e.store.StampHorizon(ctx, unsettled.stamp); err == nil {
+			err = e.read(ctx, read)
+		}
+	}
+	if errors.As(err, &unsettled) {
+		// Newer records arrived meanwhile: start after the settled ones.
+		it.stamp, err = capStamp(unsettled.last, stampHorizon), nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &api.GetShardIteratorOutput{ShardIterator: it.encode()}, nil
 }
+
+// errUnsettled stops a read that met a stamp above the stamp horizon.
+type errUnsettled struct {
+	stamp uint64 // the commit stamp met
+	last  []byte // its full stamp
+}
+
+func (e errUnsettled) Error() string { return "stamp above the stamp horizon" }

@@ -18,6 +18,7 @@ import (
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/storage/teststore"
 )
 
 // run decodes and validates body as the input of fn and calls it, the way
@@ -53,7 +54,14 @@ func mustRun[P any, I interface {
 
 func openEngine(t testing.TB, opts Options, dir string) (*Engine, storage.Store) {
 	t.Helper()
-	st, err := pebble.Open(pebble.Options{Dir: dir, InMemory: dir == "", ReadCached: catalog.IsKey})
+	if dir == "" {
+		// In memory: Pebble or the mock TiKV cluster (package teststore).
+		st := teststore.Open(t)
+		e := New(st, opts)
+		t.Cleanup(func() { e.Close() })
+		return e, st
+	}
+	st, err := pebble.Open(pebble.Options{Dir: dir, ReadCached: catalog.IsKey})
 	if err != nil {
 		t.Fatal(err)
 	}

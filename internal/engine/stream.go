@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/dynago/dynago/internal/attr"
@@ -343,30 +344,46 @@ func decodeRecord(v []byte) (streamRecord, error) {
 }
 
 // sequenceNumber formats a 10-byte stamp as a DynamoDB sequence number:
-// 21 decimal digits ("1", the commit stamp in 15 digits, the position in
-// 5), so that numeric and string order agree with stamp order.
+// "1", the commit stamp and the position in 5 digits, so that numeric
+// order agrees with stamp order. A stamp below 10^15 (Pebble's commit
+// counter) takes 15 digits, 21 in all; a larger one (TiKV's timestamps,
+// about 4.7 * 10^17) takes 20, 26 in all. DynamoDB's are 21 to 40 digits.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_StreamRecord.html
 func sequenceNumber(stamp []byte) string {
-	return fmt.Sprintf("1%015d%05d", binary.BigEndian.Uint64(stamp[:8]), binary.BigEndian.Uint16(stamp[8:10]))
+	commit, pos := binary.BigEndian.Uint64(stamp[:8]), binary.BigEndian.Uint16(stamp[8:10])
+	if commit < shortStampLimit {
+		return fmt.Sprintf("1%015d%05d", commit, pos)
+	}
+	return fmt.Sprintf("1%020d%05d", commit, pos)
 }
+
+// shortStampLimit is the first stamp sequenceNumber writes in 20 digits.
+const shortStampLimit = 1_000_000_000_000_000
 
 // parseSequenceNumber returns the stamp a sequence number names, or false
 // when it is not one dynago issues.
 func parseSequenceNumber(s string) ([]byte, bool) {
-	if len(s) != 21 || s[0] != '1' {
+	digits := 15
+	switch {
+	case len(s) == 26:
+		digits = 20
+	case len(s) != 21:
 		return nil, false
 	}
-	var commit, pos uint64
-	for i := 1; i < 21; i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
+	if s[0] != '1' {
+		return nil, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return nil, false
 		}
-		if i < 16 {
-			commit = commit*10 + uint64(c-'0')
-		} else {
-			pos = pos*10 + uint64(c-'0')
-		}
 	}
+	commit, err := strconv.ParseUint(s[1:1+digits], 10, 64)
+	if err != nil || (digits == 20) != (commit >= shortStampLimit) {
+		return nil, false // past 2^64, or not the form sequenceNumber writes
+	}
+	pos, _ := strconv.ParseUint(s[1+digits:], 10, 32)
 	if pos > 0xFFFF {
 		return nil, false
 	}

@@ -86,6 +86,16 @@ func shardEnds(tx storage.Txn, stream uint64, shard uint32) (first, last []byte,
 	return first, last, nil
 }
 
+// capStamp returns stamp, or the position just past every key stamped
+// horizon if stamp is above it.
+func capStamp(stamp []byte, horizon uint64) []byte {
+	if binary.BigEndian.Uint64(stamp) <= horizon {
+		return stamp
+	}
+	out := binary.BigEndian.AppendUint64(make([]byte, 0, storage.StampLen), horizon)
+	return append(out, 0xff, 0xff)
+}
+
 // trimHorizon returns the stamp of the last record trimmed from a shard
 // (all zeros: none).
 func trimHorizon(tx storage.Txn, stream uint64, shard uint32) ([]byte, error) {

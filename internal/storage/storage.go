@@ -78,12 +78,14 @@ type Store interface {
 	// (the items of a deleted table); it is durable when it returns.
 	DeleteRange(ctx context.Context, lower, upper []byte) error
 	// StampHorizon returns a commit stamp h such that every SetStamped
-	// write committed before the call has a stamp at most h, and every
-	// stamped write with a stamp at most h that ever commits is visible
-	// to transactions begun after the call returns. A reader of stamped
-	// keys that ignores stamps above h never sees a stamp appear behind
-	// one it has read. It may wait (TiKV waits its stamp window).
-	StampHorizon(ctx context.Context) (uint64, error)
+	// write with a stamp at most h that ever commits is visible to
+	// transactions begun after the call returns, and h is at least need:
+	// a reader that has seen stamp s and passes it as need is told when
+	// everything below s has settled. A reader of stamped keys that
+	// ignores stamps above h never sees a stamp appear behind one it has
+	// read. It may wait (TiKV waits up to its stamp window for a recent
+	// need; need 0 never waits).
+	StampHorizon(ctx context.Context, need uint64) (uint64, error)
 	// Close releases the store. Transactions must be ended first. Calling
 	// Close twice returns an error and does nothing else.
 	Close() error

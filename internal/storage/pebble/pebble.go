@@ -175,10 +175,11 @@ func Open(opts Options) (*Store, error) {
 // stampKey holds the last commit stamp issued (8 bytes, big-endian).
 var stampKey = []byte("\x00stamp")
 
-// StampHorizon returns the last commit stamp issued: stamps are issued
-// and their batches applied under the commit mutex, so every stamp up to
-// it is already visible.
-func (s *Store) StampHorizon(ctx context.Context) (uint64, error) {
+// StampHorizon returns the last commit stamp issued, which is at least
+// any stamp a reader has seen: stamps are issued and their batches
+// applied under the commit mutex, so every stamp up to it is already
+// visible. It never waits.
+func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stamp, nil

@@ -18,6 +18,19 @@
 // keys they read. Scan does not lock, as the contract allows. A
 // transaction that wrote nothing commits nothing.
 //
+// Locks are exclusive, though: every write of a table reads the table's
+// catalog descriptor, and locking it would make all writes of a table
+// conflict with each other. Keys chosen by Options.ValidatedReads (the
+// catalog) are validated instead: between the prewrite and the commit,
+// once the commit timestamp is chosen (client-go's commit-TS check, the
+// hook TiDB uses for its schema lease), Commit reads them again at the
+// commit timestamp and fails with ErrConflict if one changed. A
+// transaction that changes the catalog and is still uncommitted is then
+// serialized after this one. Validation alone is not enough for ordinary
+// keys: two transactions that each read what the other writes could
+// both validate before either commits (write skew), which the locks
+// prevent.
+//
 // ReadOnly transactions take a fresh timestamp from PD for each Get and
 // Scan, so each read sees every commit before it; Snapshot transactions
 // read at the timestamp taken at Begin.
@@ -29,26 +42,30 @@
 // takes a fresh timestamp s from PD at Commit, writes its stamped keys
 // with s, and refuses to commit (ErrConflict; the engine retries) if
 // its commit timestamp is Options.StampWindow or more after s. Every
-// stamp s that commits therefore commits before s + window. StampHorizon
-// takes a timestamp h, waits until PD's clock is past h + window, and
-// returns h: every stamped write with a stamp at most h that will ever
-// commit has committed by then and is visible to a transaction that
-// begins afterwards, and every stamped write committed before the call
-// has a stamp below h. Stream readers read up to the horizon, so they
-// never see a stamp filled in behind them. Two transactions that write
+// stamp s that commits therefore commits before s + window, and at PD
+// time now every stamp up to now - window has settled: StampHorizon
+// returns that, waiting (at most the window) when the caller needs a
+// stamp it has seen covered. Stream readers read up to the horizon, so
+// they never see a stamp filled in behind them; a record is readable at
+// most a window after its commit. Two transactions that write
 // or read-and-write the same key get stamps in their commit order (the
 // later one began after the earlier committed); unrelated transactions
 // may commit in a different order than their stamps, which no reader can
 // tell apart.
 //
-// One case escapes the window: when a reader meets the transaction's
+// One case escapes both checks: when a reader meets the transaction's
 // lock, TiKV may push the lock's minimum commit timestamp past the
 // reader's, and the committer then retries the commit with a newer
-// timestamp without the window check. If that retry lands past the
-// window, a stream reader that read the shard in between has skipped
-// the record. The store logs it at error level and counts it in
-// StampsPastWindow; it needs a commit RPC stalled for the whole window
-// (half a second by default) while another request reads the same key.
+// timestamp without running the check again (TiDB's schema check has
+// the same gap). If that retry lands past the stamp window, a stream
+// reader that read the shard in between has skipped the record; if a
+// validated key changed in between, the transaction committed on the old
+// catalog. The store logs either at error level and counts them in
+// StampsPastWindow and StaleValidations. The first needs a commit RPC
+// stalled for the whole window (half a second by default) while another
+// request reads the same key; the second a catalog change (UpdateTable,
+// a stream shard rollover) landing in the milliseconds between the two
+// commit attempts.
 //
 // # Keys
 //
@@ -110,6 +127,13 @@ type Options struct {
 	StampWindow time.Duration
 	// Logger; nil means slog.Default().
 	Logger *slog.Logger
+	// ValidatedReads, when set, chooses keys that many read-write
+	// transactions read and few write (for dynago, the catalog). A Get of
+	// one is not locked at commit, which would make every transaction
+	// that reads it conflict with every other; instead Commit checks,
+	// after the prewrite and at the commit timestamp, that its value is
+	// still the one read, and fails with ErrConflict if not.
+	ValidatedReads func(key []byte) bool
 }
 
 // Store is a storage.Store on a TiKV cluster. It is safe for concurrent
@@ -123,10 +147,15 @@ type Store struct {
 	logger *slog.Logger
 	closed atomic.Bool
 
+	validate func(key []byte) bool
+
 	// StampsPastWindow counts stamped transactions whose final commit
 	// timestamp was StampWindow or more after their stamp (see the
 	// package documentation).
 	StampsPastWindow atomic.Int64
+	// StaleValidations counts transactions that committed, pushed past
+	// their checked commit timestamp, after a validated key changed.
+	StaleValidations atomic.Int64
 }
 
 // Open connects to the TiKV cluster whose PD endpoints opts.PD lists.
@@ -162,7 +191,7 @@ func New(kv *tikv.KVStore, opts Options) *Store {
 	quietClientLogs.Do(func() { pingcaplog.SetLevel(zapcore.ErrorLevel) })
 	prefix := append([]byte(ns), 0)
 	end := append([]byte(ns), 1)
-	return &Store{kv: kv, prefix: prefix, end: end, window: window, logger: logger}
+	return &Store{kv: kv, prefix: prefix, end: end, window: window, logger: logger, validate: opts.ValidatedReads}
 }
 
 // quietClientLogs lowers client-go's own logger (pingcap/log, on
@@ -230,7 +259,8 @@ func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, erro
 	if err != nil {
 		return nil, fmt.Errorf("tikv: begin: %w", err)
 	}
-	return &rwTxn{s: s, ctx: ctx, kt: kt, reads: map[string]struct{}{}}, nil
+	return &rwTxn{s: s, ctx: ctx, kt: kt, reads: map[string]struct{}{},
+		validated: map[string]validatedRead{}, written: map[string]struct{}{}}, nil
 }
 
 // DeleteRange removes every key in [lower, upper) with TiKV's
@@ -245,29 +275,26 @@ func (s *Store) DeleteRange(ctx context.Context, lower, upper []byte) error {
 
 // StampHorizon returns a commit stamp h such that every stamped write
 // with a stamp at most h that ever commits is visible to transactions
-// begun after it returns, and every stamped write committed before the
-// call has a stamp at most h. It waits Options.StampWindow.
-func (s *Store) StampHorizon(ctx context.Context) (uint64, error) {
-	h, err := s.timestamp(ctx)
-	if err != nil {
-		return 0, err
-	}
-	wait := s.window
+// begun after it returns, and h >= need. With now PD's current time, every
+// stamp up to now - StampWindow has settled (it committed within the
+// window, before now, or never will); StampHorizon returns that, after
+// waiting until it reaches need.
+func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 	for {
+		now, err := s.timestamp(ctx)
+		if err != nil {
+			return 0, err
+		}
+		settled := oracle.ComposeTS(oracle.ExtractPhysical(now)-s.window.Milliseconds()-1, 0)
+		if settled >= need {
+			return settled, nil
+		}
+		wait := time.Duration(oracle.ExtractPhysical(need)-oracle.ExtractPhysical(settled))*time.Millisecond + time.Millisecond
 		select {
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		case <-time.After(wait):
 		}
-		now, err := s.timestamp(ctx)
-		if err != nil {
-			return 0, err
-		}
-		ahead := time.Duration(oracle.ExtractPhysical(now)-oracle.ExtractPhysical(h)) * time.Millisecond
-		if ahead > s.window {
-			return h, nil
-		}
-		wait = s.window - ahead + time.Millisecond
 	}
 }
 
@@ -337,23 +364,41 @@ type stamped struct {
 	prefix, suffix, value []byte
 }
 
+// validatedRead is the value a Get of a validated key returned.
+type validatedRead struct {
+	value  []byte
+	absent bool
+}
+
 // rwTxn is a ReadWrite transaction.
 type rwTxn struct {
-	s       *Store
-	ctx     context.Context
-	kt      *transaction.KVTxn
-	reads   map[string]struct{} // keys Get read (namespaced)
-	writes  int
-	stamped []stamped
-	done    bool
+	s         *Store
+	ctx       context.Context
+	kt        *transaction.KVTxn
+	reads     map[string]struct{}      // keys Get read, locked at commit (namespaced)
+	validated map[string]validatedRead // validated keys Get read (namespaced)
+	written   map[string]struct{}      // keys Set or Deleted (namespaced)
+	stamped   []stamped
+	done      bool
 }
 
 func (t *rwTxn) Get(key []byte) ([]byte, error) {
 	k := t.s.key(key)
-	t.reads[string(k)] = struct{}{}
 	v, err := t.kt.Get(t.ctx, k)
-	if err != nil {
+	if err != nil && !tikverr.IsErrNotFound(err) {
 		return nil, mapErr(err)
+	}
+	if _, own := t.written[string(k)]; !own {
+		if t.s.validate != nil && t.s.validate(key) {
+			if _, seen := t.validated[string(k)]; !seen {
+				t.validated[string(k)] = validatedRead{value: bytes.Clone(v), absent: err != nil}
+			}
+		} else {
+			t.reads[string(k)] = struct{}{}
+		}
+	}
+	if err != nil {
+		return nil, storage.ErrNotFound
 	}
 	return decodeValue(v), nil
 }
@@ -367,16 +412,18 @@ func (t *rwTxn) Set(key, value []byte) error {
 	if t.done {
 		return errors.New("tikv: transaction is over")
 	}
-	t.writes++
-	return t.kt.Set(t.s.key(key), encodeValue(value))
+	k := t.s.key(key)
+	t.written[string(k)] = struct{}{}
+	return t.kt.Set(k, encodeValue(value))
 }
 
 func (t *rwTxn) Delete(key []byte) error {
 	if t.done {
 		return errors.New("tikv: transaction is over")
 	}
-	t.writes++
-	return t.kt.Delete(t.s.key(key))
+	k := t.s.key(key)
+	t.written[string(k)] = struct{}{}
+	return t.kt.Delete(k)
 }
 
 func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
@@ -390,30 +437,32 @@ func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
 }
 
 // Commit locks the keys read, stamps the stamped writes and runs TiKV's
-// two-phase commit.
+// two-phase commit; between the prewrite and the commit, with the commit
+// timestamp chosen, it checks the stamp window and the validated reads.
 func (t *rwTxn) Commit() error {
 	if t.done {
 		return errors.New("tikv: transaction is over")
 	}
 	t.done = true
-	if t.writes == 0 && len(t.stamped) == 0 {
+	if len(t.written) == 0 && len(t.stamped) == 0 {
 		t.kt.Rollback()
-		return nil
+		return nil // nothing to commit: the reads were one snapshot
 	}
-	if len(t.reads) > 0 {
-		keys := make([][]byte, 0, len(t.reads))
-		for k := range t.reads {
-			keys = append(keys, []byte(k))
+	var locks [][]byte
+	for k := range t.reads {
+		if _, own := t.written[k]; !own {
+			locks = append(locks, []byte(k))
 		}
+	}
+	if len(locks) > 0 {
 		// In an optimistic transaction LockKeys only marks the keys: they
 		// are checked for newer commits at prewrite.
-		if err := t.kt.LockKeys(t.ctx, kv.NewLockCtx(t.kt.StartTS(), 0, time.Now()), keys...); err != nil {
+		if err := t.kt.LockKeys(t.ctx, kv.NewLockCtx(t.kt.StartTS(), 0, time.Now()), locks...); err != nil {
 			t.kt.Rollback()
 			return mapErr(err)
 		}
 	}
 	var stamp uint64
-	var pastWindow atomic.Bool
 	if len(t.stamped) > 0 {
 		var err error
 		if stamp, err = t.s.timestamp(t.ctx); err != nil {
@@ -431,31 +480,77 @@ func (t *rwTxn) Commit() error {
 				return mapErr(err)
 			}
 		}
-		window := t.s.window
+	}
+	validated := make(map[string]validatedRead, len(t.validated))
+	for k, r := range t.validated {
+		if _, own := t.written[k]; !own {
+			validated[k] = r
+		}
+	}
+	var refused atomic.Value // string: why the check refused the commit
+	var checkedTS uint64
+	if stamp != 0 || len(validated) > 0 {
 		t.kt.SetCommitTSUpperBoundCheck(func(commitTS uint64) bool {
-			if pastStamp(stamp, commitTS) < window {
-				return true
+			checkedTS = commitTS
+			if stamp != 0 && pastStamp(stamp, commitTS) >= t.s.window {
+				refused.Store(fmt.Sprintf("stamped commit past its %v window", t.s.window))
+				return false
 			}
-			pastWindow.Store(true)
-			return false
+			if why := t.s.changedSince(t.ctx, validated, commitTS); why != "" {
+				refused.Store(why)
+				return false
+			}
+			return true
 		})
 		t.kt.SetCommitCallback(func(info string, err error) {
 			if err != nil {
 				return
 			}
 			var ti transaction.TxnInfo
-			if json.Unmarshal([]byte(info), &ti) == nil && pastStamp(stamp, ti.CommitTS) >= window {
+			if json.Unmarshal([]byte(info), &ti) != nil || ti.CommitTS == checkedTS {
+				return
+			}
+			// A reader pushed the commit past the checked timestamp.
+			if stamp != 0 && pastStamp(stamp, ti.CommitTS) >= t.s.window {
 				t.s.StampsPastWindow.Add(1)
 				t.s.logger.Error("tikv: stamped transaction committed past its stamp window; a stream reader may have skipped its records",
-					"stamp", stamp, "commit_ts", ti.CommitTS, "window", window)
+					"stamp", stamp, "commit_ts", ti.CommitTS, "window", t.s.window)
+			}
+			if why := t.s.changedSince(t.ctx, validated, ti.CommitTS-1); why != "" {
+				t.s.StaleValidations.Add(1)
+				t.s.logger.Error("tikv: transaction committed after a validated key changed", "why", why,
+					"checked_ts", checkedTS, "commit_ts", ti.CommitTS)
 			}
 		})
 	}
 	err := t.kt.Commit(t.ctx)
-	if err != nil && pastWindow.Load() {
-		return fmt.Errorf("%w (stamped commit past its %v window)", storage.ErrConflict, t.s.window)
+	if why, _ := refused.Load().(string); err != nil && why != "" {
+		return fmt.Errorf("%w (%s)", storage.ErrConflict, why)
 	}
 	return mapErr(err)
+}
+
+// changedSince reports, as a reason, whether any validated key's value
+// at ts differs from the one read ("" when none does).
+func (s *Store) changedSince(ctx context.Context, validated map[string]validatedRead, ts uint64) string {
+	if len(validated) == 0 {
+		return ""
+	}
+	snap := s.kv.GetSnapshot(ts)
+	for k, r := range validated {
+		v, err := snap.Get(ctx, []byte(k))
+		switch {
+		case tikverr.IsErrNotFound(err):
+			if !r.absent {
+				return fmt.Sprintf("validated key %q deleted", k)
+			}
+		case err != nil:
+			return fmt.Sprintf("validated key %q unreadable: %v", k, err)
+		case r.absent || !bytes.Equal(v, r.value):
+			return fmt.Sprintf("validated key %q changed", k)
+		}
+	}
+	return ""
 }
 
 // pastStamp returns how long after stamp commitTS is, by PD's clock.

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	pingcaplog "github.com/pingcap/log"
 	"github.com/tikv/client-go/v2/testutils"
 	"github.com/tikv/client-go/v2/tikv"
+	"go.uber.org/zap/zapcore"
 
 	store "github.com/dynago/dynago/internal/storage/tikv"
 )
@@ -44,6 +46,10 @@ var DefaultSplits = [][]byte{
 // when the test ends, after every node.
 func NewCluster(t testing.TB) *Cluster {
 	t.Helper()
+	// A test's cluster closes while client-go may still be rolling back
+	// a failed transaction in the background; those goroutines log
+	// "leveldb: closed" at error level. Tests check outcomes, not logs.
+	pingcaplog.SetLevel(zapcore.FatalLevel)
 	client, cluster, pdClient, err := testutils.NewMockTiKV("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +93,9 @@ func (c *Cluster) Open(t testing.TB, opts store.Options) *store.Store {
 	if opts.StampWindow == 0 {
 		opts.StampWindow = 200 * time.Millisecond
 	}
-	return store.New(kv, opts)
+	s := store.New(kv, opts)
+	pingcaplog.SetLevel(zapcore.FatalLevel) // after New, which sets errors
+	return s
 }
 
 // Split splits the region holding key at key, as TiKV does when a region
