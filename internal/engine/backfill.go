@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/keycodec"
@@ -33,23 +35,59 @@ const backfillBatch = 256
 
 var errIndexGone = errors.New("engine: index no longer exists")
 
+// backfillLease is the lease a node holds on an index while it
+// backfills it; other nodes look for backfills to resume twice as often.
+const backfillLease = 30 * time.Second
+
+// backfillDuty names the lease of one index's backfill.
+func backfillDuty(table uint64, ixNum uint16) string {
+	return fmt.Sprintf("backfill/%d/%d", table, ixNum)
+}
+
 // startBackfill fills index number ixNum of table name in the
-// background; Close stops it.
+// background, if this node can take its lease and does not run it
+// already; Close stops it.
 func (e *Engine) startBackfill(name string, table uint64, ixNum uint16) {
+	duty := backfillDuty(table, ixNum)
+	e.backfillsMu.Lock()
+	if e.backfills == nil {
+		e.backfills = map[string]bool{}
+	}
+	running := e.backfills[duty]
+	e.backfills[duty] = true
+	e.backfillsMu.Unlock()
+	if running {
+		return
+	}
 	e.bg.Add(1)
 	go func() {
 		defer e.bg.Done()
-		if err := e.backfill(e.bgCtx, name, table, ixNum); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, errIndexGone) {
+		defer func() {
+			e.backfillsMu.Lock()
+			delete(e.backfills, duty)
+			e.backfillsMu.Unlock()
+		}()
+		held, err := e.holdLease(e.bgCtx, duty, backfillLease)
+		if err == nil && held {
+			err = e.backfill(e.bgCtx, name, table, ixNum)
+			if e.bgCtx.Err() == nil {
+				e.releaseLease(e.bgCtx, duty)
+			}
+		}
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, errIndexGone) && !errors.Is(err, errLeaseLost) {
 			e.opts.Logger.Error("index backfill failed", "table", name, "index", ixNum, "err", err)
 		}
 	}()
 }
 
-// resumeBackfills restarts the backfills a previous process left
-// unfinished.
-func (e *Engine) resumeBackfills() {
+// errLeaseLost ends a backfill whose lease another node took.
+var errLeaseLost = errors.New("engine: backfill lease taken by another node")
+
+// resumeBackfills starts the backfills no node is running: those a
+// previous process left unfinished, or another node stopped running.
+func (e *Engine) resumeBackfills(ctx context.Context) {
 	var pending []*catalog.Table
-	err := e.read(e.bgCtx, func(tx storage.Txn) error {
+	err := e.read(ctx, func(tx storage.Txn) error {
 		names, _, err := catalog.List(tx, "", 0)
 		if err != nil {
 			return err
@@ -74,7 +112,6 @@ func (e *Engine) resumeBackfills() {
 	for _, t := range pending {
 		for _, ix := range t.GSIs {
 			if ix.Backfilling {
-				e.opts.Logger.Info("resuming index backfill", "table", t.Name, "index", ix.Name)
 				e.startBackfill(t.Name, t.Number, ix.Number)
 			}
 		}
@@ -86,7 +123,18 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 	lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: table})
 	start := lo
 	batch := backfillBatch
+	renewed := time.Now()
 	for start != nil {
+		if time.Since(renewed) > backfillLease/3 {
+			held, err := e.holdLease(ctx, backfillDuty(table, ixNum), backfillLease)
+			if err != nil {
+				return err
+			}
+			if !held {
+				return errLeaseLost
+			}
+			renewed = time.Now()
+		}
 		var next []byte
 		err := e.attempt(ctx, func(tx storage.Txn) error {
 			t, ix, err := e.backfillTarget(tx, name, table, ixNum)

@@ -91,11 +91,23 @@ type Options struct {
 	// tens of thousands of shards a day, each one in the descriptor that
 	// every rollover rewrites.
 	MaxClosedShards int
+	// GCInterval is how often the store's garbage collection runs, on a
+	// store that has one (storage.GarbageCollector: TiKV); 0 means
+	// DefaultGCInterval, a negative value never.
+	GCInterval time.Duration
 	// StreamUpkeep is how often shards are rolled over and records past
 	// the 24-hour retention trimmed; 0 means never (the engine's tests
 	// call the upkeep by hand).
 	StreamUpkeep time.Duration
 }
+
+// Storage garbage collection defaults: every ten minutes, keeping the
+// last ten minutes of versions (TiDB's default tikv_gc_life_time), more
+// than any dynago transaction lasts.
+const (
+	DefaultGCInterval = 10 * time.Minute
+	GCKeep            = 10 * time.Minute
+)
 
 // Observer receives capacity events, for metrics. Its methods must be
 // safe for concurrent use and quick.
@@ -135,6 +147,13 @@ type Engine struct {
 	// where Contributor Insights is on, their most accessed and most
 	// throttled keys.
 	insights insights.Recorder
+
+	// leases are the cluster duties this node holds (lease.go).
+	leases leases
+	// backfills are the index backfills this node runs, by
+	// backfillDuty.
+	backfillsMu sync.Mutex
+	backfills   map[string]bool
 
 	// lastQueueTS is the last GSI change-queue timestamp issued; nodeID
 	// tells this engine's queue keys from other nodes'.
@@ -217,10 +236,19 @@ func New(store storage.Store, opts Options) *Engine {
 	e.bg.Add(1)
 	go func() {
 		defer e.bg.Done()
-		e.resumeBackfills()
+		e.resumeBackfills(e.bgCtx)
 	}()
+	// Another node's backfill is resumed here if that node stops.
+	e.every(backfillLease/2, "index backfills", func(ctx context.Context) error { e.resumeBackfills(ctx); return nil })
+	if gc, ok := store.(storage.GarbageCollector); ok && opts.GCInterval >= 0 {
+		interval := opts.GCInterval
+		if interval == 0 {
+			interval = DefaultGCInterval
+		}
+		e.duty(interval, "storage GC", func(ctx context.Context) error { return gc.CollectGarbage(ctx, GCKeep) })
+	}
 	if opts.TTLSweep > 0 {
-		e.every(opts.TTLSweep, "TTL sweep", func(ctx context.Context) error {
+		e.duty(opts.TTLSweep, "TTL sweep", func(ctx context.Context) error {
 			n, err := e.sweepTTL(ctx)
 			if n > 0 {
 				e.opts.Logger.Debug("TTL sweep", "deleted", n)
@@ -229,7 +257,7 @@ func New(store storage.Store, opts Options) *Engine {
 		})
 	}
 	if opts.StreamUpkeep > 0 {
-		e.every(opts.StreamUpkeep, "stream upkeep", e.streamUpkeep)
+		e.duty(opts.StreamUpkeep, "stream upkeep", e.streamUpkeep)
 	}
 	if opts.GSILag > 0 {
 		// Changes become visible at most a tick after their lag.
@@ -266,6 +294,9 @@ func (e *Engine) every(interval time.Duration, name string, fn func(ctx context.
 func (e *Engine) Close() {
 	e.bgCancel()
 	e.bg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	e.releaseLeases(ctx)
 }
 
 type regionKey struct{}

@@ -33,6 +33,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // ErrConflict is returned by Commit when a key the transaction read was
@@ -89,6 +90,15 @@ type Store interface {
 	// Close releases the store. Transactions must be ended first. Calling
 	// Close twice returns an error and does nothing else.
 	Close() error
+}
+
+// GarbageCollector is implemented by stores that keep old versions of
+// keys until told to drop them (TiKV's MVCC). The engine calls it from
+// one node of a cluster at a time.
+type GarbageCollector interface {
+	// CollectGarbage drops versions older than keep that no reader
+	// needs any more.
+	CollectGarbage(ctx context.Context, keep time.Duration) error
 }
 
 // Txn is one transaction. It is not safe for concurrent use.

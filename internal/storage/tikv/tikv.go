@@ -104,7 +104,10 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store            = (*Store)(nil)
+	_ storage.GarbageCollector = (*Store)(nil)
+)
 
 // DefaultStampWindow is the default Options.StampWindow.
 const DefaultStampWindow = 500 * time.Millisecond
@@ -296,6 +299,23 @@ func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 		case <-time.After(wait):
 		}
 	}
+}
+
+// CollectGarbage advances TiKV's GC safe point to keep before PD's
+// current time: it resolves the locks older than that and lets TiKV drop
+// the versions no snapshot at or after the safe point can read. A
+// transaction older than keep then fails its reads (client-go's
+// ErrGCTooEarly), so keep must exceed the longest transaction.
+func (s *Store) CollectGarbage(ctx context.Context, keep time.Duration) error {
+	now, err := s.timestamp(ctx)
+	if err != nil {
+		return err
+	}
+	safePoint := oracle.ComposeTS(oracle.ExtractPhysical(now)-keep.Milliseconds(), 0)
+	if _, err := s.kv.GC(ctx, safePoint); err != nil {
+		return fmt.Errorf("tikv: GC to safe point %d: %w", safePoint, err)
+	}
+	return nil
 }
 
 // mapErr maps client-go errors onto the storage contract's.

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tikv/client-go/v2/oracle"
 
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/storagetest"
@@ -96,39 +99,42 @@ func TestTwoNodes_SplitsDuringIncrements(t *testing.T) {
 	const counters, workers, each = 16, 4, 25
 	key := func(i int) []byte { return []byte(fmt.Sprintf("n/%02d", i)) }
 	regions := c.Regions()
-	stop := make(chan struct{})
-	splitDone := make(chan struct{})
+	splitsDone := make(chan struct{})
 	go func() {
-		defer close(splitDone)
+		defer close(splitsDone)
 		for i := 1; i < counters; i++ {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
+			time.Sleep(5 * time.Millisecond)
 			c.Split(append([]byte(tikv.DefaultNamespace+"\x00"), key(i)...))
 		}
 	}()
+	// Each worker increments at least each times, and on until every
+	// split has happened.
 	var wg sync.WaitGroup
+	var done atomic.Int64
 	errs := make(chan error, workers*len(nodes))
 	for n, s := range nodes {
 		for w := 0; w < workers; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := 0; i < each; i++ {
-					k := key((n*workers*each + w*each + i) % counters)
-					if err := increment(s, k); err != nil {
+				for i := 0; ; i++ {
+					if i >= each {
+						select {
+						case <-splitsDone:
+							return
+						default:
+						}
+					}
+					if err := increment(s, key((n*workers+w+i)%counters)); err != nil {
 						errs <- err
 						return
 					}
+					done.Add(1)
 				}
 			}()
 		}
 	}
 	wg.Wait()
-	close(stop)
-	<-splitDone
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
@@ -145,7 +151,7 @@ func TestTwoNodes_SplitsDuringIncrements(t *testing.T) {
 		n, _ := strconv.Atoi(v)
 		total += n
 	}
-	if want := len(nodes) * workers * each; total != want {
+	if want := int(done.Load()); total != want {
 		t.Fatalf("total %d, want %d: increments were lost", total, want)
 	}
 }
@@ -213,5 +219,31 @@ func TestNamespaces(t *testing.T) {
 	}
 	if _, ok := storagetest.MustGet(t, a, "k"); ok {
 		t.Fatal("a's key survived its DeleteRange")
+	}
+}
+
+// TestCollectGarbage: GC advances PD's safe point to keep before now
+// (TiKV then drops the versions below it; the mock cluster keeps them)
+// and leaves what readers see alone.
+func TestCollectGarbage(t *testing.T) {
+	c := tikvtest.NewCluster(t)
+	s := c.Open(t, tikv.Options{})
+	ctx := context.Background()
+	storagetest.MustSet(t, s, "k", "1")
+	storagetest.MustSet(t, s, "k", "2")
+	before := time.Now()
+	if err := s.CollectGarbage(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	safePoint, err := s.KV().GetPDClient().UpdateGCSafePoint(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := oracle.GetTimeFromTS(safePoint)
+	if want := before.Add(-time.Minute); got.Before(want.Add(-time.Second)) || got.After(want.Add(time.Second)) {
+		t.Fatalf("safe point at %v, want about %v", got, want)
+	}
+	if v, _ := storagetest.MustGet(t, s, "k"); v != "2" {
+		t.Fatalf("after GC k = %q, want 2", v)
 	}
 }
