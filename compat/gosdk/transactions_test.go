@@ -123,8 +123,13 @@ func balOf(t testing.TB, item map[string]types.AttributeValue) int {
 // TransactGetItems snapshots of all 50 (one call; the limit is 100 items).
 // Every snapshot must sum to the starting total with no negative balance.
 func TestTransact_BankTransfersKeepTheTotal(t *testing.T) {
-	srv := StartServer(t, "--in-memory")
-	c := srv.Client()
+	bankTransfers(t, StartServer(t, "--in-memory").Client())
+}
+
+// bankTransfers runs the bank test through clients: transfer goroutine w
+// sends through clients[w % len(clients)], the reader through the first.
+func bankTransfers(t *testing.T, clients ...*dynamodb.Client) {
+	c := clients[0]
 	const table, accounts, start = "bank", 50, 1000
 	txCreateTable(t, c, table)
 	for i := 0; i < accounts; i++ {
@@ -152,6 +157,7 @@ func TestTransact_BankTransfersKeepTheTotal(t *testing.T) {
 		wg.Add(1)
 		go func(seed uint64) {
 			defer wg.Done()
+			c := clients[int(seed)%len(clients)]
 			r := rand.New(rand.NewPCG(seed, 99))
 			for time.Now().Before(deadline) {
 				src := r.IntN(accounts)
@@ -241,8 +247,13 @@ func TestTransact_BankTransfersKeepTheTotal(t *testing.T) {
 // attribute_not_exists(PK)); 32 goroutines claim the same name at once.
 // Exactly one transaction succeeds, and no loser's profile is written.
 func TestTransact_UsernameRaceHasOneWinner(t *testing.T) {
-	srv := StartServer(t, "--in-memory")
-	c := srv.Client()
+	usernameRace(t, StartServer(t, "--in-memory").Client())
+}
+
+// usernameRace runs the username race through clients: racer i sends
+// through clients[i % len(clients)].
+func usernameRace(t *testing.T, clients ...*dynamodb.Client) {
+	c := clients[0]
 	const table, racers = "app", 32
 	txCreateTable(t, c, table)
 	start := make(chan struct{})
@@ -253,7 +264,7 @@ func TestTransact_UsernameRaceHasOneWinner(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			<-start
-			_, results[i] = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			_, results[i] = clients[i%len(clients)].TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 				{Put: &types.Put{
 					TableName:           aws.String(table),
 					Item:                map[string]types.AttributeValue{"PK": txS("USERNAME#asha"), "SK": txS("USERNAME"), "owner": txS(fmt.Sprintf("USER#%d", i))},

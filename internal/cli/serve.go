@@ -19,12 +19,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/storage/tikv"
 	"github.com/dynago/dynago/internal/throttle"
 )
 
@@ -48,6 +47,7 @@ type serveOptions struct {
 	lenientInts bool
 	designs     []string
 	strict      bool
+	storage     storageOptions
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -58,8 +58,9 @@ func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Run the DynamoDB-compatible server.
 
 Point any AWS SDK or the AWS CLI at the printed endpoint (any credentials,
-any region). Data lives in --data-dir (Pebble, synced on every write) or,
-with --in-memory, in memory only. SIGINT or SIGTERM stops the server after
+any region). Data lives in --data-dir (Pebble, synced on every write),
+with --in-memory in memory only, or with --storage tikv --pd ... in a TiKV
+cluster that any number of dynago nodes serve together (docs/deployment.md). SIGINT or SIGTERM stops the server after
 in-flight requests finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +70,10 @@ in-flight requests finish.`,
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8000", "listen address (host:port)")
 	f.StringVar(&o.dataDir, "data-dir", "./dynago-data", "data directory for the embedded store")
+	f.StringVar(&o.storage.backend, "storage", "pebble", "storage engine: pebble (embedded, in --data-dir) or tikv (a TiKV cluster shared by any number of dynago nodes; needs --pd)")
+	f.StringSliceVar(&o.storage.pd, "pd", nil, "with --storage tikv, the cluster's PD endpoints, host:port[,host:port...]; \"mock\" runs an in-process mock cluster in memory (for trials and tests)")
+	f.StringVar(&o.storage.namespace, "tikv-namespace", tikv.DefaultNamespace, "with --storage tikv, the prefix of every key dynago writes, so that deployments can share a cluster")
+	f.DurationVar(&o.storage.stampWindow, "tikv-stamp-window", tikv.DefaultStampWindow, "with --storage tikv, the longest a stream-recording transaction may take from its stamp to its commit; stream records are readable this long after their commit at most")
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")
@@ -151,7 +156,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.addr, err)
 	}
-	store, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger, ReadCached: catalog.IsKey})
+	store, where, err := openStore(o, logger)
 	if err != nil {
 		ln.Close()
 		return err
@@ -199,10 +204,6 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ReadTimeout: time.Minute,
 		IdleTimeout: 5 * time.Minute,
 		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-	where := o.dataDir
-	if o.inMemory {
-		where = "in memory"
 	}
 	if o.throttle {
 		where += fmt.Sprintf("; throttling at DynamoDB's limits divided by %g", o.scale)

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/storage/teststore"
 	"github.com/dynago/dynago/internal/throttle"
 )
 
@@ -31,10 +30,7 @@ func newServer(tb testing.TB) *httptest.Server {
 // engine); test cleanup stops it.
 func startServer(tb testing.TB, opts engine.Options, so server.Options) *httptest.Server {
 	tb.Helper()
-	st, err := pebble.Open(pebble.Options{InMemory: true, ReadCached: catalog.IsKey})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	st := teststore.Open(tb) // Pebble in memory, or TiKV's mock cluster
 	if so.Metrics != nil {
 		opts.Observer = so.Metrics
 	}
@@ -42,7 +38,7 @@ func startServer(tb testing.TB, opts engine.Options, so server.Options) *httptes
 	s := server.New(eng, so)
 	s.MarkReady()
 	ts := httptest.NewServer(s)
-	tb.Cleanup(func() { ts.Close(); eng.Close(); st.Close() })
+	tb.Cleanup(func() { ts.Close(); eng.Close() })
 	return ts
 }
 

@@ -50,9 +50,20 @@ func NewCluster(t testing.TB) *Cluster {
 	// a failed transaction in the background; those goroutines log
 	// "leveldb: closed" at error level. Tests check outcomes, not logs.
 	pingcaplog.SetLevel(zapcore.FatalLevel)
-	client, cluster, pdClient, err := testutils.NewMockTiKV("", nil)
+	c, err := New()
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// New starts a mock cluster split at DefaultSplits, in memory; Close
+// stops it. "dynago serve --storage tikv --pd mock" runs on one.
+func New() (*Cluster, error) {
+	client, cluster, pdClient, err := testutils.NewMockTiKV("", nil)
+	if err != nil {
+		return nil, err
 	}
 	testutils.BootstrapWithMultiRegions(cluster, DefaultSplits...)
 	c := &Cluster{client: client, cluster: cluster, pd: pdClient}
@@ -62,15 +73,18 @@ func NewCluster(t testing.TB) *Cluster {
 		// node gets a wrapper whose Close does nothing.
 		return tikv.NewTestTiKVStore(client, pdClient, func(c tikv.Client) tikv.Client { return nodeClient{c} }, nil, 0)
 	}
-	t.Cleanup(func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for _, kv := range c.nodes {
-			kv.Close()
-		}
-		client.Close()
-	})
-	return c
+	return c, nil
+}
+
+// Close closes every node's client and then the cluster.
+func (c *Cluster) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, kv := range c.nodes {
+		kv.Close()
+	}
+	c.nodes = nil
+	c.client.Close()
 }
 
 // nodeClient is one node's view of the shared mock RPC client.
@@ -80,22 +94,30 @@ func (nodeClient) Close() error { return nil }
 
 // Open returns a new node's store on the cluster. A zero StampWindow
 // becomes 200 ms, enough for the mock under the race detector on two
-// cores. The node is closed when the test ends if the caller has not.
+// cores. The node is closed with the cluster if the caller has not.
 func (c *Cluster) Open(t testing.TB, opts store.Options) *store.Store {
 	t.Helper()
-	kv, err := c.newKV()
+	if opts.StampWindow == 0 {
+		opts.StampWindow = 200 * time.Millisecond
+	}
+	s, err := c.OpenNode(opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	pingcaplog.SetLevel(zapcore.FatalLevel) // after New, which sets errors
+	return s
+}
+
+// OpenNode returns a new node's store on the cluster.
+func (c *Cluster) OpenNode(opts store.Options) (*store.Store, error) {
+	kv, err := c.newKV()
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	c.nodes = append(c.nodes, kv)
 	c.mu.Unlock()
-	if opts.StampWindow == 0 {
-		opts.StampWindow = 200 * time.Millisecond
-	}
-	s := store.New(kv, opts)
-	pingcaplog.SetLevel(zapcore.FatalLevel) // after New, which sets errors
-	return s
+	return store.New(kv, opts), nil
 }
 
 // Split splits the region holding key at key, as TiKV does when a region
