@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
@@ -155,10 +154,8 @@ type Engine struct {
 	backfillsMu sync.Mutex
 	backfills   map[string]bool
 
-	// lastQueueTS is the last GSI change-queue timestamp issued; nodeID
-	// tells this engine's queue keys from other nodes'.
-	lastQueueTS atomic.Int64
-	nodeID      uint64
+	// nodeID tells this engine's leases from other nodes'.
+	nodeID uint64
 }
 
 // decodeCache keeps the last decoding of each key's stored bytes. It is
@@ -262,7 +259,7 @@ func New(store storage.Store, opts Options) *Engine {
 	if opts.GSILag > 0 {
 		// Changes become visible at most a tick after their lag.
 		tick := min(max(opts.GSILag/20, time.Millisecond), 50*time.Millisecond)
-		e.every(tick, "GSI propagation", func(context.Context) error { return e.propagateDue() })
+		e.duty(tick, "GSI propagation", func(context.Context) error { return e.propagateDue() })
 	}
 	return e
 }

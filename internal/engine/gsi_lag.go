@@ -21,10 +21,15 @@ import (
 // propagator applies each queued change once it is GSILag old, in commit
 // order. LSIs stay synchronous, as in DynamoDB.
 //
-// Queue key: space | timestamp (Unix ns, 8 bytes BE) | node (8 random
-// bytes chosen per engine, so that two nodes never write one key). Any two writes to one item conflict in storage, so the one that
-// commits later took its timestamp later (it began after the other
-// committed): per item, changes apply in order.
+// Queue key: space | stamp (the storage commit stamp, Txn.SetStamped),
+// and value: the write's time (Unix ns, 8 bytes BE) | the changes. Stamps
+// follow commit order across every node sharing the store (any two writes
+// to one item conflict, so the one that commits later has the later
+// stamp): per item, changes apply in order whatever the nodes' clocks
+// say. The propagator reads up to the store's stamp horizon, so it never
+// applies a change with an earlier one still committing behind it.
+// Entries of the earlier format (space | timestamp | node ID, value the
+// changes alone) are still read.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes
 
@@ -39,24 +44,29 @@ type indexOp struct {
 	key, value []byte
 }
 
-// nextQueueKey returns a queue key later than every one this engine
-// issued before.
-func (e *Engine) nextQueueKey(table uint64) []byte {
-	now := e.opts.Now().UnixNano()
-	for {
-		last := e.lastQueueTS.Load()
-		ts := max(now, last+1)
-		if e.lastQueueTS.CompareAndSwap(last, ts) {
-			k := keycodec.AppendSpace(nil, queueSpace(table))
-			k = binary.BigEndian.AppendUint64(k, uint64(ts))
-			return binary.BigEndian.AppendUint64(k, e.nodeID)
-		}
-	}
-}
-
 // queueIndexOps stores ops for later propagation in tx.
 func (e *Engine) queueIndexOps(tx storage.Txn, table uint64, ops []indexOp) error {
-	return tx.Set(e.nextQueueKey(table), encodeIndexOps(ops))
+	v := binary.BigEndian.AppendUint64(nil, uint64(e.opts.Now().UnixNano()))
+	return tx.SetStamped(keycodec.AppendSpace(nil, queueSpace(table)), nil, append(v, encodeIndexOps(ops)...))
+}
+
+// legacyQueueKeyLen is the length after the space of a queue key of the
+// earlier format (timestamp | node ID).
+const legacyQueueKeyLen = 16
+
+// queuedAt splits a queue entry into the time of its write and its
+// changes.
+func queuedAt(key, value []byte, spaceLen int) (int64, []byte, error) {
+	switch len(key) - spaceLen {
+	case storage.StampLen:
+		if len(value) < 8 {
+			return 0, nil, errCorruptQueue
+		}
+		return int64(binary.BigEndian.Uint64(value)), value[8:], nil
+	case legacyQueueKeyLen:
+		return int64(binary.BigEndian.Uint64(key[spaceLen:])), value, nil
+	}
+	return 0, nil, errCorruptQueue
 }
 
 // encodeIndexOps encodes queued changes: per op the index number (2
@@ -136,6 +146,10 @@ func (e *Engine) propagateDue() error {
 		return err
 	}
 	cutoff := e.opts.Now().Add(-e.opts.GSILag).UnixNano()
+	horizon, err := e.store.StampHorizon(e.bgCtx, 0)
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
 		for {
 			more := false
@@ -147,21 +161,45 @@ func (e *Engine) propagateDue() error {
 				if err != nil {
 					return err
 				}
-				lo := keycodec.AppendSpace(nil, queueSpace(t.Number))
-				hi := binary.BigEndian.AppendUint64(keycodec.AppendSpace(nil, queueSpace(t.Number)), uint64(max(cutoff, 0))+1)
-				it, err := tx.Scan(lo, hi, false)
-				if err != nil {
-					return err
-				}
+				lo, hi := keycodec.SpaceBounds(queueSpace(t.Number))
+				// Entries of the earlier format (their timestamps start
+				// with a byte of at least 0x10; stamps will not before
+				// 2109) were written before any stamped one: they go
+				// first, and stamped ones wait until none is left.
+				legacy := append(append([]byte(nil), lo...), 0x10)
 				type entry struct{ key, value []byte }
 				var due []entry
-				for len(due) < backfillBatch && it.Next() {
-					due = append(due, entry{append([]byte(nil), it.Key()...), append([]byte(nil), it.Value()...)})
+				for _, r := range [][2][]byte{{legacy, hi}, {lo, legacy}} {
+					it, err := tx.Scan(r[0], r[1], false)
+					if err != nil {
+						return err
+					}
+					pending := false
+					for it.Next() {
+						if len(due) == backfillBatch {
+							pending = true
+							break
+						}
+						k := it.Key()
+						at, _, err := queuedAt(k, it.Value(), len(lo))
+						if err != nil {
+							it.Close()
+							return err
+						}
+						if at > cutoff || (len(k)-len(lo) == storage.StampLen && binary.BigEndian.Uint64(k[len(lo):]) > horizon) {
+							pending = true // not due, or not settled: later entries wait too
+							break
+						}
+						due = append(due, entry{append([]byte(nil), k...), append([]byte(nil), it.Value()...)})
+					}
+					if err := it.Close(); err != nil {
+						return err
+					}
+					if pending {
+						break
+					}
 				}
 				more = len(due) == backfillBatch
-				if err := it.Close(); err != nil {
-					return err
-				}
 				live := map[uint16]bool{}
 				for _, ix := range t.GSIs {
 					live[ix.Number] = true
@@ -175,7 +213,11 @@ func (e *Engine) propagateDue() error {
 						}
 						return err
 					}
-					ops, err := decodeIndexOps(d.value)
+					_, changes, err := queuedAt(d.key, d.value, len(lo))
+					if err != nil {
+						return err
+					}
+					ops, err := decodeIndexOps(changes)
 					if err != nil {
 						return err
 					}

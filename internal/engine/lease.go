@@ -19,8 +19,8 @@ import (
 //
 //	'l' '/' duty  →  holder node ID (8 bytes) | expiry (8 bytes, Unix ns)
 //
-// taken or renewed in a read-write transaction before each round of the
-// duty, and taken over by another node once it expires (a node that
+// taken or renewed (once a third of its time has passed) in a read-write
+// transaction before each round of the duty, and taken over by another node once it expires (a node that
 // stopped or lost the store). Close releases the leases a node holds, so
 // a replacement takes over at its next tick. Leases save work; they are
 // not what makes duties correct: every write a duty makes is a
@@ -60,6 +60,10 @@ func (e *Engine) holdLease(ctx context.Context, duty string, ttl time.Duration) 
 			holder, expiry := binary.BigEndian.Uint64(v), int64(binary.BigEndian.Uint64(v[8:]))
 			if holder != e.nodeID && now.UnixNano() < expiry {
 				held = false
+				return nil
+			}
+			if holder == e.nodeID && time.Duration(expiry-now.UnixNano()) > ttl*2/3 {
+				held = true // renewed recently: no write
 				return nil
 			}
 		}
