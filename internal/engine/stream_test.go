@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
@@ -678,6 +681,9 @@ func FuzzDecodeRecord(f *testing.F) {
 // FuzzParseSequenceNumber: sequence numbers round-trip through stamps.
 func FuzzParseSequenceNumber(f *testing.F) {
 	f.Add("100000000000000100000")
+	f.Add("10047082441570438348900000") // a TiKV timestamp
+	f.Add("10000000000000000000100000") // a short stamp in the long form: refused
+	f.Add("11844674407370955161600000") // past 2^64: refused
 	f.Add("1")
 	f.Fuzz(func(t *testing.T, s string) {
 		st, ok := parseSequenceNumber(s)
@@ -767,4 +773,39 @@ func TestStream_GetRecordsOneMegabyte(t *testing.T) {
 func validSequenceNumber(s string) bool {
 	st, ok := parseSequenceNumber(s)
 	return ok && (len(s) == 21 || len(s) == 26) && sequenceNumber(st) == s
+}
+
+// TestSequenceNumber_Forms: a stamp below 10^15 takes the 21-digit form,
+// a larger one (TiKV's timestamps) the 26-digit one; both parse back, and
+// numeric order follows stamp order across the two.
+func TestSequenceNumber_Forms(t *testing.T) {
+	stamp := func(commit uint64, pos uint16) []byte {
+		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint64(nil, commit), pos)
+	}
+	prev := new(big.Int)
+	for _, tc := range []struct {
+		commit uint64
+		pos    uint16
+		want   string
+	}{
+		{1, 0, "100000000000000100000"},
+		{999_999_999_999_999, 65535, "199999999999999965535"},
+		{1_000_000_000_000_000, 0, "10000100000000000000000000"},
+		{470824415704383489, 7, "10047082441570438348900007"},
+		{^uint64(0), 65535, "11844674407370955161565535"},
+	} {
+		got := sequenceNumber(stamp(tc.commit, tc.pos))
+		if got != tc.want {
+			t.Errorf("sequenceNumber(%d, %d) = %s, want %s", tc.commit, tc.pos, got, tc.want)
+		}
+		back, ok := parseSequenceNumber(got)
+		if !ok || !bytes.Equal(back, stamp(tc.commit, tc.pos)) {
+			t.Errorf("parseSequenceNumber(%s) = %x, %v", got, back, ok)
+		}
+		n, _ := new(big.Int).SetString(got, 10)
+		if n.Cmp(prev) <= 0 {
+			t.Errorf("%s does not sort after %s", got, prev)
+		}
+		prev = n
+	}
 }
