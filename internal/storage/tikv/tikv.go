@@ -112,6 +112,9 @@ var (
 // DefaultStampWindow is the default Options.StampWindow.
 const DefaultStampWindow = 500 * time.Millisecond
 
+// DefaultConnectTimeout is the default Options.ConnectTimeout.
+const DefaultConnectTimeout = 20 * time.Second
+
 // DefaultNamespace is the default Options.Namespace.
 const DefaultNamespace = "dynago"
 
@@ -130,6 +133,9 @@ type Options struct {
 	StampWindow time.Duration
 	// Logger; nil means slog.Default().
 	Logger *slog.Logger
+	// ConnectTimeout bounds how long Open waits for PD; 0 means
+	// DefaultConnectTimeout.
+	ConnectTimeout time.Duration
 	// ValidatedReads, when set, chooses keys that many read-write
 	// transactions read and few write (for dynago, the catalog). A Get of
 	// one is not locked at commit, which would make every transaction
@@ -162,14 +168,41 @@ type Store struct {
 }
 
 // Open connects to the TiKV cluster whose PD endpoints opts.PD lists.
-// Errors: none of the endpoints answers.
+// Errors: none of the endpoints answers within Options.ConnectTimeout.
 func Open(opts Options) (*Store, error) {
 	if len(opts.PD) == 0 {
 		return nil, errors.New("tikv: no PD endpoints")
 	}
-	c, err := txnkv.NewClient(opts.PD)
-	if err != nil {
-		return nil, fmt.Errorf("tikv: connect to PD %s: %w", strings.Join(opts.PD, ","), err)
+	quietClientLogs.Do(func() { pingcaplog.SetLevel(zapcore.ErrorLevel) })
+	timeout := opts.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	// client-go's PD client retries an unreachable PD for ever and takes
+	// no context: wait for it at most timeout.
+	type result struct {
+		c   *txnkv.Client
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := txnkv.NewClient(opts.PD)
+		done <- result{c, err}
+	}()
+	var c *txnkv.Client
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("tikv: connect to PD %s: %w", strings.Join(opts.PD, ","), r.err)
+		}
+		c = r.c
+	case <-time.After(timeout):
+		go func() { // close the client if it connects after all
+			if r := <-done; r.err == nil {
+				r.c.Close()
+			}
+		}()
+		return nil, fmt.Errorf("tikv: no PD answered at %s within %v", strings.Join(opts.PD, ","), timeout)
 	}
 	s := New(c.KVStore, opts)
 	s.owned = true

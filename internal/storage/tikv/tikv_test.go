@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -245,5 +246,17 @@ func TestCollectGarbage(t *testing.T) {
 	}
 	if v, _ := storagetest.MustGet(t, s, "k"); v != "2" {
 		t.Fatalf("after GC k = %q, want 2", v)
+	}
+}
+
+// TestOpen_NoPD: with no PD listening, Open fails within its timeout
+// with an error naming the endpoints.
+func TestOpen_NoPD(t *testing.T) {
+	_, err := tikv.Open(tikv.Options{PD: []string{"127.0.0.1:1"}, ConnectTimeout: 300 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Fatalf("Open with no PD: %v", err)
+	}
+	if _, err := tikv.Open(tikv.Options{}); err == nil {
+		t.Fatal("Open with no endpoints succeeded")
 	}
 }
