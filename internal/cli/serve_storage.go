@@ -49,6 +49,9 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 	if o.inMemory {
 		return nil, "", usageError{fmt.Errorf("--in-memory is for --storage pebble; with tikv the data is the cluster's")}
 	}
+	if err := tikv.CheckNamespace(o.storage.namespace); err != nil {
+		return nil, "", usageError{fmt.Errorf("--tikv-namespace: %w", err)}
+	}
 	if o.storage.stampWindow < 10*time.Millisecond {
 		return nil, "", usageError{fmt.Errorf("--tikv-stamp-window must be at least 10ms")}
 	}

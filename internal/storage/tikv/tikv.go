@@ -125,11 +125,12 @@ type Options struct {
 	PD []string
 	// Namespace prefixes every key (followed by a 0x00 byte); "" means
 	// DefaultNamespace. Deployments with different namespaces share a
-	// cluster without seeing each other.
+	// cluster without seeing each other. It must not contain a 0x00
+	// byte (CheckNamespace).
 	Namespace string
 	// StampWindow bounds the time from a stamped transaction's stamp to
 	// its commit timestamp (see the package documentation); 0 means
-	// DefaultStampWindow. StampHorizon waits this long.
+	// DefaultStampWindow. StampHorizon waits up to this long.
 	StampWindow time.Duration
 	// Logger; nil means slog.Default().
 	Logger *slog.Logger
@@ -173,6 +174,9 @@ func Open(opts Options) (*Store, error) {
 	if len(opts.PD) == 0 {
 		return nil, errors.New("tikv: no PD endpoints")
 	}
+	if err := CheckNamespace(opts.Namespace); err != nil {
+		return nil, err
+	}
 	quietClientLogs.Do(func() { pingcaplog.SetLevel(zapcore.ErrorLevel) })
 	timeout := opts.ConnectTimeout
 	if timeout <= 0 {
@@ -207,6 +211,15 @@ func Open(opts Options) (*Store, error) {
 	s := New(c.KVStore, opts)
 	s.owned = true
 	return s, nil
+}
+
+// CheckNamespace refuses a namespace with a 0x00 byte: "a" and "a\x00b"
+// would overlap. "" stands for DefaultNamespace.
+func CheckNamespace(ns string) error {
+	if strings.IndexByte(ns, 0) >= 0 {
+		return fmt.Errorf("tikv: namespace %q contains a 0x00 byte", ns)
+	}
+	return nil
 }
 
 // New returns a Store on an open client-go store (a real cluster's, or

@@ -259,4 +259,7 @@ func TestOpen_NoPD(t *testing.T) {
 	if _, err := tikv.Open(tikv.Options{}); err == nil {
 		t.Fatal("Open with no endpoints succeeded")
 	}
+	if _, err := tikv.Open(tikv.Options{PD: []string{"127.0.0.1:1"}, Namespace: "a\x00b"}); err == nil || !strings.Contains(err.Error(), "0x00") {
+		t.Fatalf("Open with a 0x00 in the namespace: %v", err)
+	}
 }
