@@ -4,8 +4,8 @@
 #   DYNAGO_ENDPOINT=http://127.0.0.1:8000 compat/run.sh [cli] [boto3] [js] [admin]
 #
 # With no suite names, all four run. admin (dynamodb-admin in headless
-# Chromium) also needs DYNAGO_BIN, a built dynago it starts with
-# --accept-string-numbers, and Chromium (Debian's chromium, or CHROMIUM=path);
+# Chromium) talks only to dynago servers of its own (default flags, and
+# --accept-string-numbers), started from DYNAGO_BIN, a built dynago, and needs Chromium (Debian's chromium, or CHROMIUM=path);
 # its screenshots go to DYNAGO_ARTIFACTS/admin (default: artifacts/admin). By default they run in parallel (they
 # only use their own uniquely named tables) and each suite's output is printed
 # when it finishes; COMPAT_SERIAL=1 runs them one after another, streaming.

@@ -10,12 +10,15 @@
 // dynamodb-admin's Create table form sends ReadCapacityUnits as the string
 // "5". DynamoDB refuses that (SerializationException "STRING_VALUE cannot be
 // converted to Long"; docs/dynamodb-behaviour.md §1.1) and so does dynago by
-// default: the first test shows that answer in the GUI, against the shared
-// server at $DYNAGO_ENDPOINT. DynamoDB Local reads "5" as 5; the rest of the
-// session runs against a dynago this test starts with
+// default: the first test shows that answer in the GUI, against a dynago
+// this test starts with default flags (its own, not the shared server at
+// $DYNAGO_ENDPOINT, whose tables the other suites create and delete while
+// dynamodb-admin's table list describes them). DynamoDB Local reads "5" as
+// 5; the rest of the session runs against a dynago this test starts with
 // --accept-string-numbers, which does the same.
 //
-// Needs $DYNAGO_ENDPOINT (loopback), $DYNAGO_BIN (a built dynago) and
+// Needs $DYNAGO_BIN (a built dynago; every server it talks to is one it
+// starts on 127.0.0.1) and
 // Chromium (Debian's `chromium`; $CHROMIUM overrides /usr/bin/chromium).
 // Screenshots of every step go to $DYNAGO_ARTIFACTS/admin (default:
 // <repo>/artifacts/admin).
@@ -24,7 +27,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -33,17 +35,6 @@ import { chromium } from 'playwright-core';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.join(process.env.DYNAGO_ARTIFACTS || path.join(here, '..', '..', 'artifacts'), 'admin');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-function endpoint() {
-  const ep = process.env.DYNAGO_ENDPOINT;
-  if (!ep) throw new Error('DYNAGO_ENDPOINT is not set (e.g. http://127.0.0.1:8000)');
-  const host = new URL(ep).hostname.replace(/^\[|\]$/g, '');
-  const loopback = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-  if (!loopback && process.env.DYNAGO_ALLOW_NON_LOOPBACK !== '1') {
-    throw new Error(`DYNAGO_ENDPOINT=${ep} is not a loopback address; refusing to send traffic there`);
-  }
-  return new URL(ep);
-}
 
 // calls: one entry per DynamoDB request dynamodb-admin made, in order, each
 // with the server it went to (upstream.name).
@@ -141,6 +132,7 @@ function startAdmin(dynamoEndpoint) {
 }
 
 let proxy;
+let strict;
 let lenient;
 let admin;
 let browser;
@@ -200,7 +192,8 @@ before(async () => {
   }
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
-  upstream = { name: 'strict', url: endpoint() };
+  strict = await startDynago([]);
+  upstream = { name: 'strict', url: strict.url };
   lenient = await startDynago(['--accept-string-numbers']);
   proxy = await startProxy();
   admin = await startAdmin(`http://127.0.0.1:${proxy.address().port}`);
@@ -221,6 +214,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   admin?.child.kill();
+  strict?.child.kill();
   lenient?.child.kill();
   await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve()));
 });
