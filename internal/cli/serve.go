@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
@@ -64,6 +65,8 @@ cluster that any number of dynago nodes serve together (docs/deployment.md). SIG
 in-flight requests finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.storage.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { o.storage.set[f.Name] = true })
 			return runServe(cmd.Context(), o, stdout, stderr)
 		},
 	}
@@ -73,7 +76,7 @@ in-flight requests finish.`,
 	f.StringVar(&o.storage.backend, "storage", "pebble", "storage engine: pebble (embedded, in --data-dir) or tikv (a TiKV cluster shared by any number of dynago nodes; needs --pd)")
 	f.StringSliceVar(&o.storage.pd, "pd", nil, "with --storage tikv, the cluster's PD endpoints, host:port[,host:port...]; \"mock\" runs an in-process mock cluster in memory (for trials and tests)")
 	f.StringVar(&o.storage.namespace, "tikv-namespace", tikv.DefaultNamespace, "with --storage tikv, the prefix of every key dynago writes, so that deployments can share a cluster")
-	f.DurationVar(&o.storage.stampWindow, "tikv-stamp-window", tikv.DefaultStampWindow, "with --storage tikv, the longest a stream-recording transaction may take from its stamp to its commit; stream records are readable this long after their commit at most")
+	f.DurationVar(&o.storage.stampWindow, "tikv-stamp-window", tikv.DefaultStampWindow, "with --storage tikv, 10ms to 10s: the longest a stream-recording transaction may take from its stamp to its commit (one over 1 MiB gets a minute); stream records are readable this long after their commit at most, and GetRecords or a LATEST iterator may wait this long for a record it has just seen")
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")

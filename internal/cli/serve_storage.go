@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"log/slog"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +21,37 @@ type storageOptions struct {
 	pd          []string // --pd
 	namespace   string   // --tikv-namespace
 	stampWindow time.Duration
+	set         map[string]bool // flags given on the command line
+}
+
+// Bounds of --tikv-stamp-window: under 10 ms a commit rarely fits; past
+// 10 s stream readers wait too long.
+const (
+	minStampWindow = 10 * time.Millisecond
+	maxStampWindow = 10 * time.Second
+)
+
+// checkPD checks --pd values: "mock" alone, or host:port endpoints (an
+// http:// or https:// scheme allowed), so that a typo fails at once
+// rather than after the connection timeout.
+func checkPD(pd []string) error {
+	for _, ep := range pd {
+		if ep == mockPD {
+			if len(pd) > 1 {
+				return fmt.Errorf("--pd mock cannot be combined with other endpoints")
+			}
+			continue
+		}
+		hostPort := strings.TrimPrefix(strings.TrimPrefix(ep, "http://"), "https://")
+		host, port, err := net.SplitHostPort(hostPort)
+		if err != nil || host == "" {
+			return fmt.Errorf("--pd %q: want host:port (PD's client port, usually 2379)", ep)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("--pd %q: port must be 1 to 65535", ep)
+		}
+	}
+	return nil
 }
 
 // mockPD is the --pd value that runs an in-process mock TiKV cluster.
@@ -28,8 +61,10 @@ const mockPD = "mock"
 func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, error) {
 	switch o.storage.backend {
 	case "pebble":
-		if len(o.storage.pd) > 0 {
-			return nil, "", usageError{fmt.Errorf("--pd needs --storage tikv")}
+		for _, f := range []string{"pd", "tikv-namespace", "tikv-stamp-window"} {
+			if o.storage.set[f] {
+				return nil, "", usageError{fmt.Errorf("--%s needs --storage tikv", f)}
+			}
 		}
 		st, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger, ReadCached: catalog.IsKey})
 		if err != nil {
@@ -46,14 +81,22 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 	if len(o.storage.pd) == 0 {
 		return nil, "", usageError{fmt.Errorf("--storage tikv needs --pd host:port[,host:port...] (or --pd mock)")}
 	}
-	if o.inMemory {
-		return nil, "", usageError{fmt.Errorf("--in-memory is for --storage pebble; with tikv the data is the cluster's")}
+	for _, f := range []string{"in-memory", "data-dir"} {
+		if o.storage.set[f] {
+			return nil, "", usageError{fmt.Errorf("--%s is for --storage pebble; with tikv the data is the cluster's", f)}
+		}
+	}
+	if err := checkPD(o.storage.pd); err != nil {
+		return nil, "", usageError{err}
+	}
+	if o.storage.namespace == "" {
+		return nil, "", usageError{fmt.Errorf("--tikv-namespace must not be empty")}
 	}
 	if err := tikv.CheckNamespace(o.storage.namespace); err != nil {
 		return nil, "", usageError{fmt.Errorf("--tikv-namespace: %w", err)}
 	}
-	if o.storage.stampWindow < 10*time.Millisecond {
-		return nil, "", usageError{fmt.Errorf("--tikv-stamp-window must be at least 10ms")}
+	if o.storage.stampWindow < minStampWindow || o.storage.stampWindow > maxStampWindow {
+		return nil, "", usageError{fmt.Errorf("--tikv-stamp-window must be within %v..%v", minStampWindow, maxStampWindow)}
 	}
 	opts := tikv.Options{
 		PD: o.storage.pd, Namespace: o.storage.namespace, StampWindow: o.storage.stampWindow,

@@ -190,6 +190,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 		batch = min(batch*2, backfillBatch)
 		start = next
 	}
+	var ixName string
 	err := e.update(ctx, func(tx storage.Txn) error {
 		t, _, err := catalog.Get(tx, name)
 		if err != nil {
@@ -197,7 +198,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 		}
 		for _, ix := range t.GSIs {
 			if t.Number == table && ix.Number == ixNum {
-				ix.Backfilling = false
+				ix.Backfilling, ixName = false, ix.Name
 				return catalog.Put(tx, t)
 			}
 		}
@@ -205,7 +206,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 	})
 	if err == nil {
 		e.forgetStats(table)
-		e.opts.Logger.Info("index backfilled", "table", name, "index", ixNum)
+		e.opts.Logger.Info("index backfilled", "table", name, "index", ixName)
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -52,7 +53,6 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
-	var out *api.GetRecordsOutput
 	// Records stamped above the store's horizon may still have a
 	// transaction in flight below them (on TiKV). A read that meets one
 	// asks the store to settle up to it and reads again; past that, the
@@ -61,21 +61,27 @@ func (e *Engine) GetRecords(ctx context.Context, in *api.GetRecordsInput) (*api.
 	if err != nil {
 		return nil, err
 	}
-	var unsettled uint64
-	for pass := 0; ; pass++ {
-		out, unsettled, err = e.readRecords(ctx, it, st, sh, limit, stampHorizon)
-		if err != nil || unsettled == 0 || pass == 1 {
-			break
-		}
-		if stampHorizon, err = e.store.StampHorizon(ctx, unsettled); err != nil {
-			break
-		}
+	out, unsettled, err := e.readRecords(ctx, it, st, sh, limit, stampHorizon)
+	if err != nil || unsettled == 0 {
+		return out, err
 	}
-	if err != nil {
+	// A large transaction still committing can hold the horizon for
+	// seconds: past settleWait, answer with what has settled.
+	wctx, cancel := context.WithTimeout(ctx, settleWait)
+	defer cancel()
+	if stampHorizon, err = e.store.StampHorizon(wctx, unsettled); err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return out, nil
+		}
 		return nil, err
 	}
-	return out, nil
+	out, _, err = e.readRecords(ctx, it, st, sh, limit, stampHorizon)
+	return out, err
 }
+
+// settleWait bounds how long GetRecords and GetShardIterator wait for the
+// store's stamp horizon to pass a record they have seen.
+const settleWait = 2 * time.Second
 
 // readRecords reads a shard from an iterator's position up to the stamp
 // horizon; unsettled is 0, or, when it met a stamp above the horizon,

@@ -65,8 +65,17 @@ func (e *Engine) GetShardIterator(ctx context.Context, in *api.GetShardIteratorI
 	err = e.read(ctx, read)
 	var unsettled errUnsettled
 	if errors.As(err, &unsettled) {
-		if stampHorizon, err = e.store.StampHorizon(ctx, unsettled.stamp); err == nil {
+		wctx, cancel := context.WithTimeout(ctx, settleWait)
+		h, herr := e.store.StampHorizon(wctx, unsettled.stamp)
+		cancel()
+		switch {
+		case herr == nil:
+			stampHorizon = h
 			err = e.read(ctx, read)
+		case ctx.Err() == nil && errors.Is(herr, context.DeadlineExceeded):
+			// Still settling: start after what has settled.
+		default:
+			err = herr
 		}
 	}
 	if errors.As(err, &unsettled) {

@@ -45,7 +45,10 @@
 // stamp s that commits therefore commits before s + window, and at PD
 // time now every stamp up to now - window has settled: StampHorizon
 // returns that, waiting (at most the window) when the caller needs a
-// stamp it has seen covered. Stream readers read up to the horizon, so
+// stamp it has seen covered. A transaction with more than 1 MiB of
+// writes may take longer than the window to prewrite: it first commits
+// an intent holding its stamp, and StampHorizon keeps the horizon below
+// the stamp until the transaction ends (see Intents, below). Stream readers read up to the horizon, so
 // they never see a stamp filled in behind them; a record is readable at
 // most a window after its commit. Two transactions that write
 // or read-and-write the same key get stamps in their commit order (the
@@ -134,6 +137,10 @@ type Options struct {
 	StampWindow time.Duration
 	// Logger; nil means slog.Default().
 	Logger *slog.Logger
+	// LongStampWindow bounds the commit of a large stamped transaction
+	// (over 1 MiB of writes), which announces itself with an intent so
+	// that stream readers wait for it; 0 means DefaultLongStampWindow.
+	LongStampWindow time.Duration
 	// ConnectTimeout bounds how long Open waits for PD; 0 means
 	// DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -154,8 +161,10 @@ type Store struct {
 	prefix []byte
 	end    []byte // first key past the namespace
 	window time.Duration
-	logger *slog.Logger
-	closed atomic.Bool
+	// longWindow bounds large stamped transactions (with an intent).
+	longWindow time.Duration
+	logger     *slog.Logger
+	closed     atomic.Bool
 
 	validate func(key []byte) bool
 
@@ -213,11 +222,24 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
-// CheckNamespace refuses a namespace with a 0x00 byte: "a" and "a\x00b"
-// would overlap. "" stands for DefaultNamespace.
+// CheckNamespace accepts 1 to 64 of the characters A-Z a-z 0-9 . _ -,
+// not starting with t or m (TiDB's keys start with those, and a
+// namespace that shares a cluster with TiDB must not overlap them). ""
+// stands for DefaultNamespace.
 func CheckNamespace(ns string) error {
-	if strings.IndexByte(ns, 0) >= 0 {
-		return fmt.Errorf("tikv: namespace %q contains a 0x00 byte", ns)
+	if ns == "" {
+		return nil
+	}
+	if len(ns) > 64 {
+		return fmt.Errorf("tikv: namespace %q is longer than 64 characters", ns)
+	}
+	for _, r := range ns {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return fmt.Errorf("tikv: namespace %q: only A-Z a-z 0-9 . _ - are allowed", ns)
+		}
+	}
+	if ns[0] == 't' || ns[0] == 'm' {
+		return fmt.Errorf("tikv: namespace %q starts with %q, as TiDB's keys do", ns, ns[:1])
 	}
 	return nil
 }
@@ -240,7 +262,12 @@ func New(kv *tikv.KVStore, opts Options) *Store {
 	quietClientLogs.Do(func() { pingcaplog.SetLevel(zapcore.ErrorLevel) })
 	prefix := append([]byte(ns), 0)
 	end := append([]byte(ns), 1)
-	return &Store{kv: kv, prefix: prefix, end: end, window: window, logger: logger, validate: opts.ValidatedReads}
+	long := opts.LongStampWindow
+	if long <= 0 {
+		long = DefaultLongStampWindow
+	}
+	return &Store{kv: kv, prefix: prefix, end: end, window: window, longWindow: max(long, window),
+		logger: logger, validate: opts.ValidatedReads}
 }
 
 // quietClientLogs lowers client-go's own logger (pingcap/log, on
@@ -324,10 +351,12 @@ func (s *Store) DeleteRange(ctx context.Context, lower, upper []byte) error {
 
 // StampHorizon returns a commit stamp h such that every stamped write
 // with a stamp at most h that ever commits is visible to transactions
-// begun after it returns, and h >= need. With now PD's current time, every
-// stamp up to now - StampWindow has settled (it committed within the
-// window, before now, or never will); StampHorizon returns that, after
-// waiting until it reaches need.
+// begun after it returns, and h >= need unless ctx ends first. With now
+// PD's current time, every stamp up to now - StampWindow has settled (it
+// committed within the window, before now, or never will), except the
+// stamps of live intents, which hold the horizon just below them until
+// their transaction ends or the long window passes. StampHorizon returns
+// that, after waiting until it reaches need.
 func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 	for {
 		now, err := s.timestamp(ctx)
@@ -335,16 +364,153 @@ func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 			return 0, err
 		}
 		settled := oracle.ComposeTS(oracle.ExtractPhysical(now)-s.window.Milliseconds()-1, 0)
+		wait := time.Duration(oracle.ExtractPhysical(need)-oracle.ExtractPhysical(settled))*time.Millisecond + time.Millisecond
+		oldest, err := s.oldestIntent(ctx, now)
+		if err != nil {
+			return 0, err
+		}
+		if oldest != 0 && oldest <= settled {
+			settled = oldest - 1
+			wait = intentPoll // until its transaction ends
+		}
 		if settled >= need {
 			return settled, nil
 		}
-		wait := time.Duration(oracle.ExtractPhysical(need)-oracle.ExtractPhysical(settled))*time.Millisecond + time.Millisecond
 		select {
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		case <-time.After(wait):
 		}
 	}
+}
+
+// Intents: large stamped transactions.
+//
+// A transaction of more than intentThreshold bytes may take longer than
+// the stamp window to prewrite. Before its prewrite it commits a small
+// intent key, under the namespace and a 0x01 byte (outside every key the
+// engine writes),
+//
+//	ns 0x01 "intent/" | stamp (8 bytes) | start timestamp (8 bytes)
+//
+// in a transaction held to the ordinary window, and then gets the long
+// window (Options.LongStampWindow) for its own commit. StampHorizon keeps
+// the horizon below every intent that is younger than the long window,
+// so readers wait for the large transaction instead of skipping its
+// records; the intent is deleted when the transaction ends, or ignored
+// once the long window has passed (its transaction can no longer
+// commit), and CollectGarbage deletes those.
+
+// intentThreshold is the size of a transaction's writes (bytes) above
+// which a stamped transaction writes an intent.
+const intentThreshold = 1 << 20
+
+// intentPoll is how often StampHorizon looks again at a live intent.
+const intentPoll = 20 * time.Millisecond
+
+// DefaultLongStampWindow is the default Options.LongStampWindow.
+const DefaultLongStampWindow = time.Minute
+
+// intentRange returns the namespace's intent key range.
+func (s *Store) intentRange() (lo, hi []byte) {
+	lo = append(append([]byte(nil), s.end...), "intent/"...)
+	return lo, append(append([]byte(nil), s.end...), "intent0"...)
+}
+
+// writeIntent commits the intent of a stamped transaction and returns
+// its key; ErrConflict if that took longer than the stamp window.
+func (s *Store) writeIntent(ctx context.Context, stamp, startTS uint64) ([]byte, error) {
+	lo, _ := s.intentRange()
+	key := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(lo, stamp), startTS)
+	kt, err := s.kv.Begin()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if err := kt.Set(key, []byte{1}); err != nil {
+		kt.Rollback()
+		return nil, mapErr(err)
+	}
+	late := false
+	kt.SetCommitTSUpperBoundCheck(func(commitTS uint64) bool {
+		late = pastStamp(stamp, commitTS) >= s.window
+		return !late
+	})
+	if err := kt.Commit(ctx); err != nil {
+		if late {
+			return nil, fmt.Errorf("%w (intent committed past the %v stamp window)", storage.ErrConflict, s.window)
+		}
+		return nil, mapErr(err)
+	}
+	return key, nil
+}
+
+// deleteIntent removes an intent once its transaction has ended; an
+// intent left behind (a node that stopped) expires after the long window.
+func (s *Store) deleteIntent(key []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	kt, err := s.kv.Begin()
+	if err == nil {
+		kt.Delete(key)
+		err = kt.Commit(ctx)
+	}
+	if err != nil {
+		s.logger.Warn("tikv: delete stamp intent (it expires on its own)", "err", err)
+	}
+}
+
+// oldestIntent returns the smallest stamp of an intent younger than the
+// long window at now, or 0.
+func (s *Store) oldestIntent(ctx context.Context, now uint64) (uint64, error) {
+	lo, hi := s.intentRange()
+	it, err := s.kv.GetSnapshot(now).Iter(lo, hi)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	defer it.Close()
+	for ; it.Valid(); err = it.Next() {
+		if err != nil {
+			return 0, mapErr(err)
+		}
+		k := it.Key()[len(lo):]
+		if len(k) != 16 {
+			continue
+		}
+		stamp := binary.BigEndian.Uint64(k)
+		if pastStamp(stamp, now) < s.longWindow {
+			return stamp, nil // keys are in stamp order
+		}
+	}
+	return 0, mapErr(err)
+}
+
+// deleteExpiredIntents removes the intents older than the long window.
+func (s *Store) deleteExpiredIntents(ctx context.Context, now uint64) error {
+	lo, hi := s.intentRange()
+	kt, err := s.kv.Begin()
+	if err != nil {
+		return mapErr(err)
+	}
+	it, err := kt.GetSnapshot().Iter(lo, hi)
+	if err != nil {
+		kt.Rollback()
+		return mapErr(err)
+	}
+	n := 0
+	for ; it.Valid() && err == nil; err = it.Next() {
+		k := it.Key()
+		if len(k) == len(lo)+16 && pastStamp(binary.BigEndian.Uint64(k[len(lo):]), now) < s.longWindow {
+			break
+		}
+		kt.Delete(bytes.Clone(k))
+		n++
+	}
+	it.Close()
+	if err != nil || n == 0 {
+		kt.Rollback()
+		return mapErr(err)
+	}
+	return mapErr(kt.Commit(ctx))
 }
 
 // CollectGarbage advances TiKV's GC safe point to keep before PD's
@@ -355,6 +521,9 @@ func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 func (s *Store) CollectGarbage(ctx context.Context, keep time.Duration) error {
 	now, err := s.timestamp(ctx)
 	if err != nil {
+		return err
+	}
+	if err := s.deleteExpiredIntents(ctx, now); err != nil {
 		return err
 	}
 	safePoint := oracle.ComposeTS(oracle.ExtractPhysical(now)-keep.Milliseconds(), 0)
@@ -529,11 +698,28 @@ func (t *rwTxn) Commit() error {
 		}
 	}
 	var stamp uint64
+	window := t.s.window
 	if len(t.stamped) > 0 {
 		var err error
 		if stamp, err = t.s.timestamp(t.ctx); err != nil {
 			t.kt.Rollback()
 			return err
+		}
+		size := t.kt.Size()
+		for _, w := range t.stamped {
+			size += len(w.prefix) + storage.StampLen + len(w.suffix) + len(w.value)
+		}
+		if size > intentThreshold {
+			// A large transaction may take longer than the stamp window
+			// to prewrite: it announces its stamp first (see the package
+			// documentation) and gets the long window.
+			intent, err := t.s.writeIntent(t.ctx, stamp, t.kt.StartTS())
+			if err != nil {
+				t.kt.Rollback()
+				return err
+			}
+			defer t.s.deleteIntent(intent)
+			window = t.s.longWindow
 		}
 		for i, w := range t.stamped {
 			k := make([]byte, 0, len(w.prefix)+storage.StampLen+len(w.suffix))
@@ -558,8 +744,8 @@ func (t *rwTxn) Commit() error {
 	if stamp != 0 || len(validated) > 0 {
 		t.kt.SetCommitTSUpperBoundCheck(func(commitTS uint64) bool {
 			checkedTS = commitTS
-			if stamp != 0 && pastStamp(stamp, commitTS) >= t.s.window {
-				refused.Store(fmt.Sprintf("stamped commit past its %v window", t.s.window))
+			if stamp != 0 && pastStamp(stamp, commitTS) >= window {
+				refused.Store(fmt.Sprintf("stamped commit past its %v window", window))
 				return false
 			}
 			if why := t.s.changedSince(t.ctx, validated, commitTS); why != "" {
@@ -577,10 +763,10 @@ func (t *rwTxn) Commit() error {
 				return
 			}
 			// A reader pushed the commit past the checked timestamp.
-			if stamp != 0 && pastStamp(stamp, ti.CommitTS) >= t.s.window {
+			if stamp != 0 && pastStamp(stamp, ti.CommitTS) >= window {
 				t.s.StampsPastWindow.Add(1)
 				t.s.logger.Error("tikv: stamped transaction committed past its stamp window; a stream reader may have skipped its records",
-					"stamp", stamp, "commit_ts", ti.CommitTS, "window", t.s.window)
+					"stamp", stamp, "commit_ts", ti.CommitTS, "window", window)
 			}
 			if why := t.s.changedSince(t.ctx, validated, ti.CommitTS-1); why != "" {
 				t.s.StaleValidations.Add(1)
