@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"errors"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"hash/fnv"
 	"strconv"
 	"time"
