@@ -14,16 +14,23 @@ import (
 // a batch of 256 stream records or items can be tens of megabytes. So an
 // iterator starts with firstBatch keys and, each time it has used a
 // whole batch, continues from the next key with a batch four times
-// larger, up to maxBatch.
+// larger, up to maxBatch. A reverse scan starts with one key: client-go's
+// reverse scanner (2.0.7) takes no lower bound, so a batch reaches past
+// the range into the keys below it (an older stream shard's records),
+// and the first request should fetch no more than it needs.
 const (
-	firstBatch = 4
-	maxBatch   = 256
+	firstBatch        = 4
+	firstReverseBatch = 1
+	maxBatch          = 256
 )
 
 // scan iterates [lower, upper) of snap, keys and values unescaped.
 func (s *Store) scan(snap *txnsnapshot.KVSnapshot, lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	lo, hi := s.bounds(lower, upper)
 	it := &iterator{snap: snap, n: len(s.prefix), lo: lo, hi: hi, reverse: reverse, batch: firstBatch}
+	if reverse {
+		it.batch = firstReverseBatch
+	}
 	if bytes.Compare(lo, hi) >= 0 {
 		it.done = true
 		return it, nil
