@@ -159,13 +159,12 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.addr, err)
 	}
-	store, where, err := openStore(o, logger)
-	if err != nil {
+	if err := o.check(); err != nil {
 		ln.Close()
 		return err
 	}
-	if err := o.check(); err != nil {
-		store.Close()
+	store, where, err := openStore(o, logger)
+	if err != nil {
 		ln.Close()
 		return err
 	}
