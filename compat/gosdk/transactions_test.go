@@ -107,9 +107,14 @@ func transferItems(table string, src, dst, amt int) []types.TransactWriteItem {
 }
 
 func balOf(t testing.TB, item map[string]types.AttributeValue) int {
-	n, ok := item["bal"].(*types.AttributeValueMemberN)
+	return intAttr(t, item, "bal")
+}
+
+// intAttr reads the integer attribute name of item.
+func intAttr(t testing.TB, item map[string]types.AttributeValue, name string) int {
+	n, ok := item[name].(*types.AttributeValueMemberN)
 	if !ok {
-		t.Fatalf("item without a numeric bal: %v", item)
+		t.Fatalf("item without a numeric %s: %v", name, item)
 	}
 	v, err := strconv.Atoi(n.Value)
 	if err != nil {

@@ -3,7 +3,6 @@ package gosdk
 import (
 	"errors"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -98,7 +97,7 @@ func TestTwoNodes_OptimisticLockingIsExact(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				ver := balOfAttr(t, out.Item, "ver")
+				ver := intAttr(t, out.Item, "ver")
 				_, err = c.PutItem(ctx, &dynamodb.PutItemInput{
 					TableName: aws.String("locks"), Item: item(ver + 1),
 					ConditionExpression:       aws.String("ver = :read"),
@@ -122,21 +121,8 @@ func TestTwoNodes_OptimisticLockingIsExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ver := balOfAttr(t, out.Item, "ver"); ver != int(wins.Load()) || wins.Load() == 0 {
+	if ver := intAttr(t, out.Item, "ver"); ver != int(wins.Load()) || wins.Load() == 0 {
 		t.Fatalf("version %d after %d successful puts (%d refused)", ver, wins.Load(), losses.Load())
 	}
 	t.Logf("%d versions written, %d puts refused", wins.Load(), losses.Load())
-}
-
-// balOfAttr reads a numeric attribute.
-func balOfAttr(t *testing.T, item map[string]types.AttributeValue, name string) int {
-	n, ok := item[name].(*types.AttributeValueMemberN)
-	if !ok {
-		t.Fatalf("item without a numeric %s: %v", name, item)
-	}
-	v, err := strconv.Atoi(n.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }

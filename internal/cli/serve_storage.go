@@ -112,20 +112,13 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 			cluster.Close()
 			return nil, "", err
 		}
-		return mockStore{st, cluster}, "TiKV mock cluster in memory (namespace " + namespace(opts) + ")", nil
+		return mockStore{st, cluster}, "TiKV mock cluster in memory (namespace " + opts.Namespace + ")", nil
 	}
 	st, err := tikv.Open(opts)
 	if err != nil {
 		return nil, "", err
 	}
-	return st, "TiKV at " + strings.Join(o.storage.pd, ",") + " (namespace " + namespace(opts) + ")", nil
-}
-
-func namespace(o tikv.Options) string {
-	if o.Namespace == "" {
-		return tikv.DefaultNamespace
-	}
-	return o.Namespace
+	return st, "TiKV at " + strings.Join(o.storage.pd, ",") + " (namespace " + opts.Namespace + ")", nil
 }
 
 // mockStore is a node on an in-process mock cluster; closing it closes

@@ -26,9 +26,11 @@ func (e *Engine) GetShardIterator(ctx context.Context, in *api.GetShardIteratorI
 		return nil, ddberr.New(ddberr.ResourceNotFoundException, "Requested resource not found: Shard does not exist")
 	}
 	it := shardIterator{arn: *in.StreamArn, shard: sh.Number, issued: e.opts.Now()}
-	stampHorizon, err := e.store.StampHorizon(ctx, 0)
-	if err != nil {
-		return nil, err
+	var stampHorizon uint64 // only LATEST needs it
+	if *in.ShardIteratorType == "LATEST" {
+		if stampHorizon, err = e.store.StampHorizon(ctx, 0); err != nil {
+			return nil, err
+		}
 	}
 	read := func(tx storage.Txn) error {
 		horizon, err := trimHorizon(tx, st.Number, sh.Number)

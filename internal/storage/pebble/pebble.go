@@ -99,7 +99,9 @@ type Store struct {
 	recent  map[string]uint64 // key → sequence number of its last write
 	horizon uint64            // writes at or before this were dropped from recent
 
-	stamp uint64 // last commit stamp issued; guarded by mu
+	// stamp is the last commit stamp issued; written under mu once its
+	// batch is applied, so StampHorizon reads it without the mutex.
+	stamp atomic.Uint64
 
 	readCached func(key []byte) bool
 	cache      sync.Map // string key → cached; written only with mu held
@@ -167,7 +169,7 @@ func Open(opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("corrupt commit stamp %x", v)
 	default:
-		s.stamp = binary.BigEndian.Uint64(v)
+		s.stamp.Store(binary.BigEndian.Uint64(v))
 	}
 	return s, nil
 }
@@ -177,12 +179,11 @@ var stampKey = []byte("\x00stamp")
 
 // StampHorizon returns the last commit stamp issued, which is at least
 // any stamp a reader has seen: stamps are issued and their batches
-// applied under the commit mutex, so every stamp up to it is already
-// visible. It never waits.
+// applied under the commit mutex, and the stamp is published only after
+// its batch is applied, so every stamp up to it is already visible. It
+// never waits.
 func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stamp, nil
+	return s.stamp.Load(), nil
 }
 
 // Close closes the database. A second Close returns an error.
@@ -281,7 +282,7 @@ func (s *Store) commit(t *rwTxn) error {
 			return storage.ErrConflict
 		}
 	}
-	stamp := s.stamp
+	stamp := s.stamp.Load()
 	if len(t.stamped) > 0 {
 		stamp++
 		var st [storage.StampLen]byte
@@ -304,7 +305,7 @@ func (s *Store) commit(t *rwTxn) error {
 		s.mu.Unlock()
 		return fmt.Errorf("pebble apply: %w", err)
 	}
-	s.stamp = stamp
+	s.stamp.Store(stamp)
 	seq := s.seq.Load() + 1
 	for _, w := range t.writes {
 		s.recent[w.key] = seq

@@ -257,6 +257,37 @@ func testDeleteRange(t *testing.T, s storage.Store) {
 	}
 }
 
+// Increment adds one to the decimal counter at key (absent counts as 0)
+// in a read-write transaction, retrying ErrConflict up to maxAttempts
+// times.
+func Increment(s storage.Store, key []byte, maxAttempts int) error {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		tx, err := s.Begin(ctx, storage.ReadWrite)
+		if err != nil {
+			return err
+		}
+		n := 0
+		switch v, err := tx.Get(key); {
+		case errors.Is(err, storage.ErrNotFound):
+		case err != nil:
+			tx.Rollback()
+			return err
+		default:
+			n, _ = strconv.Atoi(string(v))
+		}
+		if err := tx.Set(key, []byte(strconv.Itoa(n+1))); err != nil {
+			tx.Rollback()
+			return err
+		}
+		err = tx.Commit()
+		if errors.Is(err, storage.ErrConflict) {
+			continue
+		}
+		return err
+	}
+	return fmt.Errorf("increment %s: too many conflicts", key)
+}
+
 // testIncrements runs read-modify-write increments from many goroutines,
 // retrying on conflict; none may be lost.
 func testIncrements(t *testing.T, s storage.Store) {
@@ -269,33 +300,9 @@ func testIncrements(t *testing.T, s storage.Store) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				for attempt := 0; ; attempt++ {
-					if attempt > 10000 {
-						errs <- fmt.Errorf("too many conflicts")
-						return
-					}
-					tx, err := s.Begin(ctx, storage.ReadWrite)
-					if err != nil {
-						errs <- err
-						return
-					}
-					v, err := tx.Get([]byte("n"))
-					if err != nil {
-						tx.Rollback()
-						errs <- err
-						return
-					}
-					n, _ := strconv.Atoi(string(v))
-					tx.Set([]byte("n"), []byte(strconv.Itoa(n+1)))
-					err = tx.Commit()
-					if errors.Is(err, storage.ErrConflict) {
-						continue
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-					break
+				if err := Increment(s, []byte("n"), 10000); err != nil {
+					errs <- err
+					return
 				}
 			}
 		}()

@@ -67,7 +67,7 @@ func TestCluster_TwoNodes(t *testing.T) {
 	a, b := openClusterStore(t, ns), openClusterStore(t, ns)
 	for i := 0; i < 200; i++ {
 		s := []storage.Store{a, b}[i%2]
-		if err := increment(s, []byte("n")); err != nil {
+		if err := storagetest.Increment(s, []byte("n"), 1000); err != nil {
 			t.Fatal(err)
 		}
 	}

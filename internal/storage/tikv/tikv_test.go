@@ -127,7 +127,7 @@ func TestTwoNodes_SplitsDuringIncrements(t *testing.T) {
 						default:
 						}
 					}
-					if err := increment(s, key((n*workers+w+i)%counters)); err != nil {
+					if err := storagetest.Increment(s, key((n*workers+w+i)%counters), 1000); err != nil {
 						errs <- err
 						return
 					}
@@ -156,32 +156,6 @@ func TestTwoNodes_SplitsDuringIncrements(t *testing.T) {
 	if want := int(done.Load()); total != want {
 		t.Fatalf("total %d, want %d: increments were lost", total, want)
 	}
-}
-
-// increment adds one to the counter at k, retrying conflicts.
-func increment(s storage.Store, k []byte) error {
-	for attempt := 0; attempt < 1000; attempt++ {
-		tx, err := s.Begin(context.Background(), storage.ReadWrite)
-		if err != nil {
-			return err
-		}
-		n := 0
-		switch v, err := tx.Get(k); {
-		case errors.Is(err, storage.ErrNotFound):
-		case err != nil:
-			tx.Rollback()
-			return err
-		default:
-			n, _ = strconv.Atoi(string(v))
-		}
-		tx.Set(k, []byte(strconv.Itoa(n+1)))
-		err = tx.Commit()
-		if errors.Is(err, storage.ErrConflict) {
-			continue
-		}
-		return err
-	}
-	return fmt.Errorf("increment %s: too many conflicts", k)
 }
 
 // TestValues_EmptyAndZeroPrefixed: TiKV refuses empty values; the store
