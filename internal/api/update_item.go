@@ -38,14 +38,16 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 		case "AttributeUpdates":
 			m := map[string]eval.LegacyUpdate{}
 			ok, err := r.Object("Map", func(name string) error {
-				var u eval.LegacyUpdate
+				// An absent Action is PUT (API reference,
+				// AttributeValueUpdate: "PUT (default)"); one given
+				// is checked against the enum, "" included.
+				u := eval.LegacyUpdate{Action: "PUT"}
 				_, err := object(r, "AttributeValueUpdate", func(k string) error {
 					switch k {
 					case "Action":
-						var a *string
-						err := readString(r, &a)
-						if a != nil {
-							u.Action = *a
+						a, ok, err := r.String()
+						if ok {
+							u.Action = a
 						}
 						return err
 					case "Value":
@@ -153,9 +155,6 @@ func validateAttributeUpdates(updates map[string]eval.LegacyUpdate) error {
 			updates[name] = u
 		}
 		action := u.Action
-		if action == "" {
-			action = "PUT"
-		}
 		switch {
 		case u.Value == nil && action != "DELETE":
 			return ddberr.InvalidParam("Only DELETE action is allowed when no attribute value is specified")

@@ -163,6 +163,7 @@ func validateSet(v Value, l Layer) (Value, error) {
 		}
 		seen[s] = struct{}{}
 	}
+	SortMembers(v.kind, members)
 	v.set = members
 	return v, nil
 }

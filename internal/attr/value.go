@@ -12,6 +12,7 @@
 package attr
 
 import (
+	"slices"
 	"sort"
 )
 
@@ -112,6 +113,24 @@ func List(l []Value) Value {
 // Set returns an SS, NS or BS value with the given members (text, canonical
 // numbers, or raw bytes). The slice is owned by the Value afterwards.
 func Set(k Kind, members []string) Value { return Value{kind: k, set: members} }
+
+// SortMembers puts the members of a set of kind k in the order DynamoDB
+// returns them, in place: SS and BS by unsigned bytes, NS by numeric value
+// (members must be canonical numbers). DynamoDB keeps a set ordered
+// whatever order it was written in.
+//
+// Source: the conformance suite's tests/tier1/updateItem/basic.test.ts
+// ("GetItem returns a set's members in DynamoDB's own order, not as
+// written: string and binary sets bytewise, number sets by value",
+// eu-west-2, 2026-10-09); the current layer's duplicate-member message,
+// which lists the members before the repeat in byte order (validate.go).
+func SortMembers(k Kind, members []string) {
+	if k == NS {
+		slices.SortFunc(members, CompareNumbers)
+		return
+	}
+	slices.Sort(members) // Go compares strings bytewise, unsigned
+}
 
 // Kind returns v's type.
 func (v Value) Kind() Kind { return v.kind }

@@ -98,6 +98,9 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi, partition []byte, err e
 			return nil, nil, nil, ddberr.Validation("Query condition missed key schema element: " + k.name)
 		}
 	}
+	if err := checkSortAttributes(p.rng, byName); err != nil {
+		return nil, nil, nil, err
+	}
 	// The sort conditions: a prefix of the sort key attributes.
 	var sorts []*expr.KeyCond
 	var sortKinds []attr.Kind
@@ -133,9 +136,6 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi, partition []byte, err e
 		hashVals[i] = c.Values[0]
 	}
 	for i, c := range sorts {
-		if i < len(sorts)-1 && c.Op != expr.KeyEQ {
-			return nil, nil, nil, ddberr.Validation("Query key condition not supported")
-		}
 		for _, v := range c.Values {
 			if v.Kind() != sortKinds[i] {
 				return nil, nil, nil, ddberr.InvalidParam("Condition parameter type does not match schema type")
@@ -180,4 +180,31 @@ func keyRange(p *keyPlan, conds []expr.KeyCond) (lo, hi, partition []byte, err e
 		return b, prefixEnd(b), partition, nil
 	}
 	return nil, nil, nil, ddberr.Validation("Query key condition not supported")
+}
+
+// checkSortAttributes applies DynamoDB's rule for a multi-attribute sort
+// key: a condition on one sort key attribute needs an equality on every
+// attribute before it in the key schema. The first attribute that lacks
+// one (missing, or a range condition or begins_with) is named with the
+// later attribute whose condition needs it.
+//
+// Source: the conformance suite's tests/tier1/query/multiAttributeGsiKey.test.ts
+// (verified against DynamoDB in eu-west-2, eu-central-1 and us-east-1,
+// October 2026): a gap, a range condition before the last attribute and
+// a skipped first attribute all answer "RANGE key attributes <prior> must
+// have equality conditions specified in the query because a condition is
+// present on key attribute <later>".
+func checkSortAttributes(rng []keyAttr, byName map[string]*expr.KeyCond) error {
+	for later := 1; later < len(rng); later++ {
+		if byName[rng[later].name] == nil {
+			continue
+		}
+		for _, prior := range rng[:later] {
+			if c := byName[prior.name]; c == nil || c.Op != expr.KeyEQ {
+				return ddberr.Validation("RANGE key attributes " + prior.name +
+					" must have equality conditions specified in the query because a condition is present on key attribute " + rng[later].name)
+			}
+		}
+	}
+	return nil
 }

@@ -197,7 +197,7 @@ func TestApplyAttributeUpdates(t *testing.T) {
 		"number": {Action: "ADD", Value: &num},
 		"ss":     {Action: "DELETE", Value: &ss},
 		"l":      {Action: "ADD", Value: &l},
-		"new":    {Value: &num},
+		"new":    {Action: "PUT", Value: &num}, // the request decoder makes an absent Action PUT
 	})
 	if err != nil {
 		t.Fatal(err)

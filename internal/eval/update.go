@@ -70,9 +70,15 @@ func ApplyUpdate(item attr.Item, u *expr.Update) (attr.Item, error) {
 				if err != nil {
 					return nil, err
 				}
+				// remove of a missing attribute changes nothing but,
+				// as for REMOVE, its container must exist: DELETE of
+				// b.a where b is a string is an invalid document path
+				// (dynalite's updateItem.js "update non-existent nested
+				// attribute in existing item", checked against
+				// DynamoDB; ../shared/cases/behaviour.jsonl).
 				if keep {
 					root, err = assign(root, a.Path.Elems, nv)
-				} else if exists {
+				} else {
 					root, err = remove(root, a.Path.Elems)
 				}
 				if err != nil {
@@ -183,7 +189,7 @@ func addOrDelete(kind expr.ActionKind, cur attr.Value, exists bool, operand attr
 		if !exists {
 			return operand, true, nil
 		}
-		return attr.Set(cur.Kind(), union(cur.Members(), operand.Members())), true, nil
+		return attr.Set(cur.Kind(), union(cur.Kind(), cur.Members(), operand.Members())), true, nil
 	}
 	if !exists {
 		return attr.Value{}, false, nil
@@ -195,7 +201,9 @@ func addOrDelete(kind expr.ActionKind, cur attr.Value, exists bool, operand attr
 	return attr.Set(cur.Kind(), rest), true, nil
 }
 
-func union(a, b []string) []string {
+// union returns the members of sets a and b (of kind k) in DynamoDB's
+// order.
+func union(k attr.Kind, a, b []string) []string {
 	seen := make(map[string]bool, len(a))
 	out := append(make([]string, 0, len(a)+len(b)), a...)
 	for _, s := range a {
@@ -207,6 +215,7 @@ func union(a, b []string) []string {
 			out = append(out, s)
 		}
 	}
+	attr.SortMembers(k, out)
 	return out
 }
 
@@ -340,7 +349,7 @@ func remove(root attr.Value, elems []expr.Elem) (attr.Value, error) {
 
 // LegacyUpdate is one entry of the legacy AttributeUpdates parameter.
 type LegacyUpdate struct {
-	Action string // PUT (default), ADD or DELETE
+	Action string // PUT, ADD or DELETE (the request decoder makes an absent Action PUT)
 	Value  *attr.Value
 }
 
@@ -363,7 +372,7 @@ func ApplyAttributeUpdates(item attr.Item, updates map[string]LegacyUpdate) (att
 		u := updates[name]
 		cur, exists := out[name]
 		switch u.Action {
-		case "", "PUT":
+		case "PUT":
 			out[name] = *u.Value
 		case "ADD":
 			v := *u.Value
@@ -394,7 +403,7 @@ func ApplyAttributeUpdates(item attr.Item, updates map[string]LegacyUpdate) (att
 				if !exists {
 					out[name] = v
 				} else {
-					out[name] = attr.Set(v.Kind(), union(cur.Members(), v.Members()))
+					out[name] = attr.Set(v.Kind(), union(v.Kind(), cur.Members(), v.Members()))
 				}
 			}
 		case "DELETE":
