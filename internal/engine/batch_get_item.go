@@ -50,6 +50,9 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				keys[name] = append(keys[name], sk)
 				tks[name] = append(tks[name], tk)
 			}
+			if err := checkKeyPaths(t, nestedHeads{}.paths(in.RequestItems[name].Projection)); err != nil {
+				return err
+			}
 		}
 		total, full, requested := 0, false, 0
 		var throttled error

@@ -28,6 +28,9 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 		if err != nil {
 			return err
 		}
+		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+			return err
+		}
 		if e.limiter != nil {
 			if err := e.admit(ctx, t, tableDemand(t, k, false, 0)); err != nil {
 				return err

@@ -52,6 +52,12 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
+		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+			return err
+		}
+		if err := checkKeyPaths(t, nestedHeads{}.expr(in.Filter)); err != nil {
+			return err
+		}
 		demand := readDemand(plan, partition, true)
 		if err := e.admit(ctx, t, demand); err != nil {
 			return err

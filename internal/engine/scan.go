@@ -44,6 +44,12 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
+		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+			return err
+		}
+		if err := checkKeyPaths(t, nestedHeads{}.expr(in.Filter)); err != nil {
+			return err
+		}
 		demand := readDemand(plan, lo, false)
 		if err := e.admit(ctx, t, demand); err != nil {
 			return err

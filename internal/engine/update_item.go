@@ -36,6 +36,9 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err := checkKeyUnchanged(t, in); err != nil {
 			return err
 		}
+		if err := checkKeyPaths(t, nestedHeads{}.update(in.Update)); err != nil {
+			return err
+		}
 		key := storageKey(t, k)
 		target = itemTarget{t, key}
 		old, oldSize, err := readOld(tx, key, true)

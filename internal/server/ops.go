@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/engine"
 )
 
@@ -51,6 +52,65 @@ var ops = map[string]opFunc{
 	"Scan":                                handle((*engine.Engine).Scan),
 	"TransactWriteItems":                  handle((*engine.Engine).TransactWriteItems),
 	"TransactGetItems":                    handle((*engine.Engine).TransactGetItems),
+}
+
+// unsupported lists the DynamoDB operations dynago does not have yet, with
+// the feature each belongs to (docs/operations.md). They answer
+// UnknownOperationException, as a server without them must, but with a
+// message that names the operation; a target DynamoDB itself does not
+// know gets DynamoDB's bare UnknownOperationException.
+//
+// Source of the names: the DynamoDB service model of
+// @aws-sdk/client-dynamodb 3.1169.0 (late 2026: 62 operations).
+var unsupported = map[string]string{
+	"BatchExecuteStatement": "PartiQL",
+	"ExecuteStatement":      "PartiQL",
+	"ExecuteTransaction":    "PartiQL",
+
+	"CreateBackup":           "on-demand backups",
+	"DeleteBackup":           "on-demand backups",
+	"DescribeBackup":         "on-demand backups",
+	"ListBackups":            "on-demand backups",
+	"RestoreTableFromBackup": "on-demand backups",
+
+	"RestoreTableToPointInTime": "point-in-time restore",
+
+	"ExportTableToPointInTime": "exports",
+	"DescribeExport":           "exports",
+	"ListExports":              "exports",
+	"ImportTable":              "imports",
+	"DescribeImport":           "imports",
+	"ListImports":              "imports",
+
+	"CreateGlobalTable":             "global tables",
+	"DescribeGlobalTable":           "global tables",
+	"DescribeGlobalTableSettings":   "global tables",
+	"ListGlobalTables":              "global tables",
+	"UpdateGlobalTable":             "global tables",
+	"UpdateGlobalTableSettings":     "global tables",
+	"UpdateTableReplicaAutoScaling": "global tables",
+
+	"DeleteResourcePolicy": "resource policies",
+	"GetResourcePolicy":    "resource policies",
+	"PutResourcePolicy":    "resource policies",
+
+	"DisableKinesisStreamingDestination": "Kinesis streaming destinations",
+	"EnableKinesisStreamingDestination":  "Kinesis streaming destinations",
+	"UpdateKinesisStreamingDestination":  "Kinesis streaming destinations",
+
+	"StartBulkPutItems":     "bulk operations",
+	"DescribeBulkOperation": "bulk operations",
+	"ListBulkOperations":    "bulk operations",
+	"CancelBulkOperation":   "bulk operations",
+
+	"SearchVectors": "vector search",
+}
+
+// unsupportedError is the answer to a DynamoDB operation dynago does not
+// have yet.
+func unsupportedError(op, feature string) error {
+	return ddberr.New(ddberr.UnknownOperationException,
+		op+" is a DynamoDB operation ("+feature+") that dynago does not support yet; docs/operations.md lists what it supports")
 }
 
 // streamOps is the DynamoDB Streams routing table (X-Amz-Target

@@ -10,6 +10,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -28,9 +29,20 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// MaxRequestBytes is the largest request body DynamoDB accepts (16 MB);
-// larger bodies get HTTP 413.
+// MaxRequestBytes is the largest request body DynamoDB accepts (16 MB),
+// as sent and, for a compressed body, decompressed; larger bodies get
+// HTTP 413.
 const MaxRequestBytes = 16 << 20
+
+// MaxHeaderBytes is the most request line and headers DynamoDB serves:
+// 16 KB. Past it the request is refused with 400 Bad Request before
+// anything else (scylladb/scylladb#23438, 2025-03-25: "DyanamoDB's server
+// limits the total header size to just 16 KB. Above that, the request is
+// failed with a "400 Bad Request" error"; a 17,000-byte URL gets 400 too,
+// scylladb/scylladb#23442). DynamoDB's body for that 400 is not known;
+// dynago's is plain text. (net/http itself refuses headers past its own
+// http.Server.MaxHeaderBytes, 1 MB by default, with 431.)
+const MaxHeaderBytes = 16 << 10
 
 // Options configure a Server.
 type Options struct {
@@ -84,6 +96,16 @@ func (s *Server) MarkReady() { s.ready.Store(true) }
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
+	// DynamoDB's responses say "Server: Server", on success and error
+	// alike (ScyllaDB Alternator's test_http_headers.py::test_server_header;
+	// real boto3 header dumps).
+	h.Set("Server", "Server")
+	if headerBytes(r) > MaxHeaderBytes {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, "Bad Request: the request line and headers exceed 16 KB\n")
+		return
+	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32")
@@ -100,7 +122,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/" {
-		s.health(w)
+		s.health(w, r)
 		return
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/design/traffic" {
@@ -143,14 +165,36 @@ func mediaType(r *http.Request) string {
 	return strings.TrimSpace(mt)
 }
 
-func (s *Server) health(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+// health answers GET / as DynamoDB does once ready: 200 and
+// "healthy: <host> ", the host the request named (DynamoDB answers
+// "healthy: dynamodb.us-east-1.amazonaws.com ", trailing space included:
+// dynalite's connection tests, recorded from DynamoDB; ScyllaDB
+// Alternator's test_health.py), with a request id and x-amz-crc32. Before
+// the store is open it answers 503 "starting: <host>".
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("x-amzn-RequestId", s.ids.next())
+	status, body := http.StatusOK, "healthy: "+r.Host+" "
 	if !s.ready.Load() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		io.WriteString(w, "starting: dynago\n")
-		return
+		status, body = http.StatusServiceUnavailable, "starting: "+r.Host+" "
 	}
-	io.WriteString(w, "healthy: dynago\n")
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	io.WriteString(w, body)
+}
+
+// headerBytes is the size of r's request line and headers as sent.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2
+	n += len("Host: ") + len(r.Host) + 2
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n
 }
 
 // serveAPI handles one DynamoDB API call.
@@ -175,6 +219,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
+	if len(out) >= compressThreshold {
+		if enc := responseEncoding(r.Header); enc != "" {
+			out = compress(enc, out)
+			h.Set("Content-Encoding", enc)
+		}
+	}
+	// The CRC of the bytes sent: compressed ones when compressed
+	// (ScyllaDB Alternator's test_crc.py; the Go SDK checks it so).
 	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)
@@ -189,24 +241,42 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
 	var run opFunc
 	var ok bool
+	feature := ""
 	switch {
 	case strings.HasPrefix(target, prefix):
 		opName = target[len(prefix):]
 		run, ok = ops[opName]
+		feature = unsupported[opName]
 	case strings.HasPrefix(target, streamsPrefix):
 		opName = target[len(streamsPrefix):]
 		run, ok = streamOps[opName]
 	}
-	if !ok {
-		return opName, 0, ddberr.New(ddberr.UnknownOperationException, "")
+	body, err := readBody(r)
+	if err == nil {
+		body, err = decodeBody(r.Header, body)
+	}
+	if err != nil {
+		return opName, 0, err
+	}
+	// DynamoDB parses the body before it looks at the target or the
+	// credentials: a body that is not JSON is a SerializationException
+	// whatever else is wrong (docs/dynamodb-behaviour.md §1). A valid
+	// request pays for no extra pass: the decoder finds the same fault.
+	notJSON := func(err error) error {
+		if len(body) > 0 && !json.Valid(body) {
+			return ddberr.Serialization("")
+		}
+		return err
+	}
+	if !ok && feature == "" {
+		return opName, 0, notJSON(ddberr.New(ddberr.UnknownOperationException, ""))
 	}
 	region, err := authenticate(r)
 	if err != nil {
-		return opName, 0, err
+		return opName, 0, notJSON(err)
 	}
-	body, err := readBody(r)
-	if err != nil {
-		return opName, 0, err
+	if !ok {
+		return opName, 0, unsupportedError(opName, feature)
 	}
 	ctx := engine.WithHost(engine.WithRegion(r.Context(), region), r.Host)
 	defer func() {

@@ -164,7 +164,14 @@ func TestServe_ProtocolErrors(t *testing.T) {
 			`{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}`},
 		{"incomplete Authorization", "ListTables", `{}`, []string{"Authorization", "AWS4-"}, 400,
 			`{"__type":"com.amazon.coral.service#IncompleteSignatureException","message":"Authorization header requires 'Credential' parameter. Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-"}`},
-		{"malformed JSON", "ListTables", `{"Limit":`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"Malformed JSON at offset 9"}`},
+		// A body that is not JSON gets DynamoDB's bare SerializationException,
+		// before the target and the credentials are looked at (dynalite's
+		// connection tests, recorded from DynamoDB; aws/aws-sdk-php#1185).
+		{"malformed JSON", "ListTables", `{"Limit":`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not JSON", "ListTables", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not JSON, unknown target", "NoSuchOp", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not JSON, no Authorization", "ListTables", `hi`, []string{"Authorization", ""}, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"trailing garbage", "ListTables", `{}x`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"empty body", "ListTables", ``, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"number as string", "ListTables", `{"Limit":"5"}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
 		{"TableName as number", "DescribeTable", `{"TableName":123}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},

@@ -13,7 +13,6 @@
 package wire
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf16"
@@ -85,9 +84,13 @@ func NewReader(data []byte) *Reader { return &Reader{data: data} }
 // send numbers as strings (serve --accept-string-numbers).
 func (r *Reader) AcceptStringIntegers() { r.stringIntegers = true }
 
-// malformed is the error for input that is not JSON.
+// malformed is the error for input that is not JSON: DynamoDB's bare
+// {"__type":"com.amazon.coral.service#SerializationException"}, with no
+// message (dynalite's connection tests, recorded from DynamoDB, and real
+// answers quoted in aws/aws-sdk-php#1185 and aws-amplify/aws-sdk-unity#54;
+// docs/dynamodb-behaviour.md §1).
 func (r *Reader) malformed() error {
-	return ddberr.Serialization(fmt.Sprintf("Malformed JSON at offset %d", r.pos))
+	return ddberr.Serialization("")
 }
 
 // TypeError is the SerializationException for a value of kind got where a
