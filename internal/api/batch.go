@@ -51,7 +51,7 @@ func (in *BatchGetItemInput) Decode(r *wire.Reader) error {
 		switch k {
 		case "RequestItems":
 			m := map[string]*KeysAndAttributes{}
-			ok, err := r.Object("Map", func(table string) error {
+			ok, err := r.Object("Map<KeysAndAttributes>", func(table string) error {
 				ka := &KeysAndAttributes{}
 				_, err := object(r, "KeysAndAttributes", func(k string) error {
 					if ok, err := ka.ExpressionParams.decodeMember(r, k); ok {
@@ -304,7 +304,7 @@ func (in *BatchWriteItemInput) Decode(r *wire.Reader) error {
 		switch k {
 		case "RequestItems":
 			m := map[string][]WriteRequest{}
-			ok, err := r.Object("Map", func(table string) error {
+			ok, err := r.Object("Map<List<WriteRequest>>", func(table string) error {
 				list := []WriteRequest{}
 				_, err := r.Array("List", func(int) error {
 					var wr WriteRequest

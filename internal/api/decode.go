@@ -101,7 +101,7 @@ func readStringList(r *wire.Reader, dst *[]string) (bool, error) {
 
 func readStringMap(r *wire.Reader, dst *map[string]string) error {
 	m := map[string]string{}
-	ok, err := r.Object("Map", func(k string) error {
+	ok, err := r.Object("Map<String>", func(k string) error {
 		s, ok, err := r.String()
 		if ok {
 			m[k] = s

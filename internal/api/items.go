@@ -409,7 +409,7 @@ func (c *ConsumedCapacity) appendIndexUnits(dst []byte, member string, m map[str
 // KeyConditions.
 func decodeLegacyConditions(r *wire.Reader, typ string, dst *map[string]expr.LegacyCondition) error {
 	m := map[string]expr.LegacyCondition{}
-	ok, err := r.Object("Map", func(name string) error {
+	ok, err := r.Object("Map<"+typ+">", func(name string) error {
 		var c expr.LegacyCondition
 		_, err := object(r, typ, func(k string) error {
 			switch k {

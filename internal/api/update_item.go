@@ -37,7 +37,7 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 			return readString(r, &in.UpdateExpression)
 		case "AttributeUpdates":
 			m := map[string]eval.LegacyUpdate{}
-			ok, err := r.Object("Map", func(name string) error {
+			ok, err := r.Object("Map<AttributeValueUpdate>", func(name string) error {
 				// An absent Action is PUT (API reference,
 				// AttributeValueUpdate: "PUT (default)"); one given
 				// is checked against the enum, "" included.

@@ -237,14 +237,36 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadValue_SerializationErrors: a value of the wrong JSON type inside
+// an AttributeValue, in DynamoDB's words: docs/dynamodb-behaviour.md §1.1
+// (dynalite's assertType table, run against DynamoDB; TRUE_VALUE,
+// DECIMAL_VALUE and "Unexpected field type" are the current wording, as
+// real answers quoted in localstack#9412 (2023) and connect-dynamodb#100
+// (2024) show for NUMBER_VALUE).
 func TestReadValue_SerializationErrors(t *testing.T) {
 	for _, tc := range []struct{ js, want string }{
 		{`{"N":123}`, "NUMBER_VALUE cannot be converted to String"},
-		{`{"S":true}`, "BOOLEAN_VALUE cannot be converted to String"},
-		{`{"BOOL":"x"}`, "STRING_VALUE cannot be converted to Boolean"},
+		{`{"N":1.5}`, "DECIMAL_VALUE cannot be converted to String"},
+		{`{"N":1e5}`, "DECIMAL_VALUE cannot be converted to String"},
+		{`{"S":true}`, "TRUE_VALUE cannot be converted to String"},
+		{`{"S":false}`, "FALSE_VALUE cannot be converted to String"},
+		{`{"S":[]}`, "Unrecognized collection type class java.lang.String"},
+		{`{"S":{}}`, "Start of structure or map found where not expected"},
+		{`{"BOOL":"x"}`, "Unexpected token received from parser"},
+		{`{"BOOL":23}`, "NUMBER_VALUE cannot be converted to Boolean"},
+		{`{"NULL":34.56}`, "DECIMAL_VALUE cannot be converted to Boolean"},
+		{`{"BOOL":[]}`, "Unrecognized collection type class java.lang.Boolean"},
 		{`{"B":"abc"}`, "'abc' can not be converted to a Blob: Base64 encoded length is expected a multiple of 4 bytes but found: 3"},
-		{`{"L":{}}`, "START_OBJECT cannot be converted to List"},
-		{`["S"]`, "START_ARRAY cannot be converted to AttributeValue"},
+		{`{"B":5}`, "only base-64-encoded strings are convertible to bytes"},
+		{`{"BS":[true]}`, "only base-64-encoded strings are convertible to bytes"},
+		{`{"L":{}}`, "Start of structure or map found where not expected"},
+		{`{"L":"x"}`, "Unexpected field type"},
+		{`{"SS":5}`, "Unexpected field type"},
+		{`{"M":"x"}`, "Unexpected field type"},
+		{`{"M":[]}`, "Unrecognized collection type java.util.Map<java.lang.String, com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+		{`{"L":["x"]}`, "Unexpected value type in payload"},
+		{`{"M":{"a":5}}`, "Unexpected value type in payload"},
+		{`["S"]`, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"},
 	} {
 		_, err := attr.ReadValue(wire.NewReader([]byte(tc.js)))
 		e, ok := ddberr.As(err)

@@ -43,7 +43,7 @@ func readValue(r *wire.Reader, depth int) (Value, error) {
 			}
 		case "B":
 			var s string
-			if s, set, err = r.String(); err == nil && set {
+			if s, set, err = r.StringOf("Blob"); err == nil && set {
 				var b []byte
 				if b, err = decodeBase64(s); err == nil {
 					v = Value{kind: B, str: string(b)}
@@ -63,7 +63,11 @@ func readValue(r *wire.Reader, depth int) (Value, error) {
 			k := KindFromString(key)
 			members := []string{}
 			set, err = r.Array("List", func(int) error {
-				s, ok, err := r.String()
+				want := "String"
+				if k == BS {
+					want = "Blob"
+				}
+				s, ok, err := r.StringOf(want)
 				if err != nil || !ok {
 					return err
 				}
@@ -95,7 +99,7 @@ func readValue(r *wire.Reader, depth int) (Value, error) {
 			}
 		case "M":
 			m := map[string]Value{}
-			set, err = r.Object("Map", func(k string) error {
+			set, err = r.Object("Map<AttributeValue>", func(k string) error {
 				e, err := readValue(r, depth+1)
 				if err != nil {
 					return err
@@ -152,7 +156,7 @@ func decodeBase64(s string) ([]byte, error) {
 // yields (nil, false, nil).
 func ReadItem(r *wire.Reader) (Item, bool, error) {
 	item := Item{}
-	present, err := r.Object("Map", func(k string) error {
+	present, err := r.Object("Map<AttributeValue>", func(k string) error {
 		v, err := ReadValue(r)
 		if err != nil {
 			return err
