@@ -130,6 +130,27 @@ func (in *BatchGetItemInput) Validate() error {
 	if total > MaxBatchGetKeys {
 		return ddberr.Validation("Too many items requested for the BatchGetItem call")
 	}
+	// AttributesToGet on one table and ProjectionExpression on another
+	// conflict as they do in one block: DynamoDB judges the request as a
+	// whole (the conformance suite's tests/tier3/error-messages/
+	// batchGetItem.test.ts, "mixing ProjectionExpression on one table and
+	// AttributesToGet on another is rejected", which passes against
+	// DynamoDB; the message there is not pinned, so it is the one-block
+	// message).
+	var legacy []string
+	var projection *string
+	for _, t := range in.Tables {
+		ka := in.RequestItems[t]
+		if ka.AttributesToGet != nil {
+			legacy = []string{"AttributesToGet"}
+		}
+		if ka.ProjectionExpression != nil {
+			projection = ka.ProjectionExpression
+		}
+	}
+	if err := conflict([]exprParam{{expr.ProjectionExpression, projection}}, legacy); err != nil {
+		return err
+	}
 	for _, t := range in.Tables {
 		ka := in.RequestItems[t]
 		var legacy []string

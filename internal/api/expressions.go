@@ -58,6 +58,9 @@ var (
 // members (present or not); legacy lists the names of the legacy members
 // that are present.
 func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr.Context, error) {
+	if err := conflict(exprs, legacy); err != nil {
+		return nil, err
+	}
 	var present []string
 	valueExprs := 0
 	for _, e := range exprs {
@@ -67,10 +70,6 @@ func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr
 				valueExprs++
 			}
 		}
-	}
-	if len(present) > 0 && len(legacy) > 0 {
-		return nil, ddberr.Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
-			strings.Join(legacy, ", ") + "} Expression parameters: {" + strings.Join(present, ", ") + "}")
 	}
 	if p.Names != nil && len(present) == 0 {
 		return nil, ddberr.Validation("ExpressionAttributeNames can only be specified when using expressions")
@@ -119,6 +118,28 @@ func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr
 		}
 	}
 	return expr.NewContext(p.Names, p.Values), nil
+}
+
+// conflict is DynamoDB's refusal of a request that mixes expression
+// members with legacy ones: both lists in the operation's fixed order,
+// whatever order the request gives them in. legacy lists the legacy
+// members present.
+//
+// Source: the conformance suite's tests/tier3/error-messages (putItem,
+// deleteItem, updateItem, batchGetItem: the exact text, against
+// DynamoDB); dynalite's validateExpressionParams for the order.
+func conflict(exprs []exprParam, legacy []string) error {
+	var present []string
+	for _, e := range exprs {
+		if e.src != nil {
+			present = append(present, string(e.kind))
+		}
+	}
+	if len(present) > 0 && len(legacy) > 0 {
+		return ddberr.Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
+			strings.Join(legacy, ", ") + "} Expression parameters: {" + strings.Join(present, ", ") + "}")
+	}
+	return nil
 }
 
 func messageOf(err error) string {

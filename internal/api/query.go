@@ -234,9 +234,19 @@ func (in *QueryInput) Validate() error {
 	if err := c.err(); err != nil {
 		return err
 	}
+	// KeyConditions conflicts only with KeyConditionExpression: with a
+	// FilterExpression or ProjectionExpression it is accepted, and it is
+	// listed last. Sources: dynalite's validateExpressionParams and its
+	// query.js tests (checked against DynamoDB); ScyllaDB Alternator's
+	// test_query.py::test_query_filter_expression,
+	// test_projection_expression.py::test_projection_expression_query and
+	// test_query_filter.py::test_query_filter_and_projection_expression,
+	// which pass against DynamoDB; the developer guide's KeyConditions
+	// page ("If a FilterExpression or QueryFilter is present, it will be
+	// applied after the items are retrieved").
 	legacy := in.legacyParams("QueryFilter")
-	if in.KeyConditions != nil {
-		legacy = append([]string{"KeyConditions"}, legacy...)
+	if in.KeyConditions != nil && in.KeyConditionExpression != nil {
+		legacy = append(legacy, "KeyConditions")
 	}
 	ctx, err := in.ExpressionParams.newContext([]exprParam{
 		{expr.ProjectionExpression, in.ProjectionExpression},

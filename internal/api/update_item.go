@@ -167,6 +167,32 @@ func validateAttributeUpdates(updates map[string]eval.LegacyUpdate) error {
 	return nil
 }
 
+// OnlyRemoves reports whether the update only takes attributes away: an
+// UpdateExpression of REMOVE and DELETE clauses alone, or AttributeUpdates
+// whose every action is DELETE. On an item that does not exist such an
+// update writes nothing: no item, no Attributes for ALL_NEW, no stream
+// record (ScyllaDB Alternator's test_item.py::test_update_item_non_existent
+// and test_returnvalues.py, which pass against DynamoDB; the API
+// reference's AttributeValueUpdate: DELETE on a missing item "Nothing
+// happens; there is no attribute to delete"). An empty AttributeUpdates,
+// or no update at all, is not one: it creates the key-only item.
+func (in *UpdateItemInput) OnlyRemoves() bool {
+	if in.Update != nil {
+		for _, a := range in.Update.Actions() {
+			if a.Kind != expr.ActionRemove && a.Kind != expr.ActionDelete {
+				return false
+			}
+		}
+		return true
+	}
+	for _, u := range in.AttributeUpdates {
+		if u.Action != "DELETE" {
+			return false
+		}
+	}
+	return len(in.AttributeUpdates) > 0
+}
+
 // UpdatedNames returns the top-level attributes a legacy AttributeUpdates
 // writes, sorted.
 func (in *UpdateItemInput) UpdatedNames() []string {

@@ -73,6 +73,6 @@ func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.
 	e.insights.Forget(t.Number)
 	e.opts.Logger.Info("table deleted", "table", name, "number", t.Number)
 	d := e.describe(ctx, t, st)
-	d.TableStatus = catalog.StatusDeleting
+	d.TableStatus, d.Deleting = catalog.StatusDeleting, true
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
 }

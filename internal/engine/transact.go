@@ -176,6 +176,9 @@ func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteIt
 			var m []byte
 			switch a.kind {
 			case "Put", "Update":
+				if a.item == nil {
+					break // an Update that only removes, on no item
+				}
 				if err = tx.Set(a.key, a.stored); err == nil {
 					m, a.charged, err = e.maintain(tx, a.t, a.tk, a.old, a.oldSz, a.item, a.stored, a.size, wantsMetrics(in))
 				}
@@ -406,7 +409,9 @@ func (a *txnAction) evaluate() (cancelReason, bool) {
 			}
 			return validationReason(err), false
 		}
-		a.item, a.size, a.stored = item, size, encodeItem(item, size)
+		if item != nil {
+			a.item, a.size, a.stored = item, size, encodeItem(item, size)
+		}
 	default: // ConditionCheck, Delete
 		a.size = 0
 	}

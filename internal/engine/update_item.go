@@ -53,13 +53,15 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err != nil {
 			return err
 		}
-		stored := encodeItem(item, size)
-		if err := tx.Set(key, stored); err != nil {
-			return err
-		}
 		var ch indexChange
-		if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
-			return err
+		if item != nil {
+			stored := encodeItem(item, size)
+			if err := tx.Set(key, stored); err != nil {
+				return err
+			}
+			if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
+				return err
+			}
 		}
 		units := writeUnits(max(size, oldSize))
 		if err := charge.done(ctx, e, t, k, units, ch); err != nil {
@@ -81,8 +83,15 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 // leaves: the update applied to the old item, or to the key when there
 // is none. It checks the result: nesting depth of the written attributes,
 // the 400 KB limit and the index key attributes. paths are the updated
-// attributes (for ReturnValues).
+// attributes (for ReturnValues). item is nil when there is nothing to
+// write: an update that only removes, on an item that does not exist
+// (api.UpdateItemInput.OnlyRemoves; its paths, even REMOVE x.y, are not
+// looked at then, as DynamoDB does not: Alternator's
+// test_update_expression.py::test_nested_attribute_remove_from_missing_item).
 func applyUpdate(t *catalog.Table, in *api.UpdateItemInput, old oldItem) (item attr.Item, paths []*expr.Path, size int, err error) {
+	if !old.exists && in.OnlyRemoves() {
+		return nil, nil, 0, nil
+	}
 	base := old.item
 	if !old.exists {
 		base = in.Key.Clone()
@@ -148,6 +157,9 @@ func updateReturnValues(rv string, old oldItem, item attr.Item, paths []*expr.Pa
 		}
 		return old.json
 	case "ALL_NEW":
+		if item == nil {
+			return nil
+		}
 		return attr.AppendItem(nil, item)
 	case "UPDATED_OLD":
 		if !old.exists {
