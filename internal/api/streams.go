@@ -150,7 +150,19 @@ func (in *DescribeStreamInput) Validate() error {
 	c.max("limit", in.Limit, 100)
 	c.length("exclusiveStartShardId", in.ExclusiveStartShardId, 28, 65, false)
 	if in.hasShardFilter {
+		// A ShardFilter with no Type, or CHILD_SHARDS with no ShardId, is
+		// a ValidationException, though the API reference marks both
+		// members optional (ScyllaDB Alternator's test_streams.py
+		// shard-filter tests, written against DynamoDB: PR
+		// scylladb/scylladb#28189, 2026-03). Those tests pin the type
+		// only; the texts are dynago's, in DynamoDB's constraint form.
+		if in.ShardFilterType == nil {
+			c.add("", true, "shardFilter.type", "Member must not be null")
+		}
 		c.enum("shardFilter.type", in.ShardFilterType, "CHILD_SHARDS")
+		if in.ShardFilterShardId == nil && in.ShardFilterType != nil && *in.ShardFilterType == "CHILD_SHARDS" {
+			c.add("", true, "shardFilter.shardId", "Member must not be null")
+		}
 		c.length("shardFilter.shardId", in.ShardFilterShardId, 28, 65, false)
 	}
 	return c.err()

@@ -29,6 +29,15 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 		if err != nil {
 			return err
 		}
+		if in.KeyConditions != nil && (len(plan.hash) > 1 || len(plan.rng) > 1) {
+			// Legacy KeyConditions are refused on an index with a
+			// multi-attribute key, even when they follow its rules
+			// (ScyllaDB Alternator's test_gsi_composite_keys.py::
+			// test_gsi_composite_keyconditions_blocked, 2026, written to
+			// pass on DynamoDB: the type only; the text is dynago's, shaped
+			// on DynamoDB's PartiQL message for such indexes).
+			return ddberr.Validation("KeyConditions cannot be used on indexes with multi-attribute HASH keys or multi-attribute RANGE keys; use KeyConditionExpression")
+		}
 		lo, hi, partition, err := keyRange(plan, in.KeyConds)
 		if err != nil {
 			return err

@@ -141,12 +141,19 @@ func TestParseProjection(t *testing.T) {
 	if err != nil || len(paths) != 3 || paths[2].Elems[0].Name != "name" {
 		t.Fatalf("got %v %v", paths, err)
 	}
+	if _, err := ctx().ParseProjection("a" + strings.Repeat(".b", 31)); err != nil {
+		t.Errorf("32 levels: %v", err)
+	}
 	for _, tc := range []struct{ src, want string }{
 		{"a, a", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"},
 		{"a, a.b", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"},
 		{"#a, a", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"},
 		{"!!! INVALID !!!", `Invalid ProjectionExpression: Syntax error; token: "!", near: "!!"`},
 		{"a[0], a.b", "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [0]], path two: [a, b]"},
+		// 33 levels: DynamoDB's answer quoted in Alternator's
+		// test_projection_expression_path_nesting_levels (32 are accepted).
+		{"a" + strings.Repeat(".b", 32), "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33"},
+		{"a" + strings.Repeat("[0]", 32), "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33"},
 	} {
 		_, err := ctx().ParseProjection(tc.src)
 		if err == nil || strings.TrimPrefix(err.Error(), "ValidationException: ") != tc.want {

@@ -331,9 +331,29 @@ func (p *parser) parsePath() (*Path, error) {
 			}
 			path.Elems = append(path.Elems, Elem{Index: n, IsIndex: true})
 		default:
+			if len(path.Elems) > MaxPathDepth {
+				return nil, pathTooDeep(len(path.Elems))
+			}
 			return path, nil
 		}
 	}
+}
+
+// MaxPathDepth is the most elements (names and list indexes) a document
+// path may have: 32. Source: the developer guide's quotas ("nested
+// attribute depth 32"); ScyllaDB Alternator's
+// test_projection_expression.py::test_projection_expression_path_nesting_levels,
+// which passes against DynamoDB and quotes its answer to 33: "Invalid
+// ProjectionExpression: The document path has too many nesting levels;
+// nesting levels: 33".
+const MaxPathDepth = 32
+
+// pathTooDeep is the error for a path of n > MaxPathDepth elements; the
+// caller prefixes "Invalid <kind>: ".
+type pathTooDeep int
+
+func (n pathTooDeep) Error() string {
+	return "The document path has too many nesting levels; nesting levels: " + strconv.Itoa(int(n))
 }
 
 // isPathStart: attribute names written bare in an expression start with a

@@ -394,6 +394,16 @@ func (uc *updateChecker) setValue(e Expr) attr.Kind {
 			}
 			return t1
 		}
+		// list_append of list_append is refused, while list_append of
+		// if_not_exists is allowed (ScyllaDB Alternator's
+		// test_update_expression.py, against DynamoDB: "Invalid
+		// UpdateExpression: The function is not allowed to be used this way
+		// in an expression; function: list_append").
+		for _, a := range x.Args {
+			if inner, ok := Unparen(a).(*Call); ok && inner.Name == "list_append" {
+				set(&uc.function, "The function is not allowed to be used this way in an expression; function: list_append")
+			}
+		}
 		for _, t := range []attr.Kind{t0, t1} {
 			if t != attr.Invalid && t != attr.L {
 				set(&uc.function, "Incorrect operand type for operator or function; operator or function: list_append, operand type: "+t.String())

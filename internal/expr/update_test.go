@@ -26,6 +26,8 @@ func TestParseUpdate_Valid(t *testing.T) {
 		"SET a = (b + :n)",
 		"SET a = if_not_exists(a, :n) + :n",
 		"SET l = list_append(l, :l), m = list_append(:l, l)",
+		// Accepted by DynamoDB (Alternator's test_update_expression.py).
+		"SET l = list_append(if_not_exists(l, :l), :l)",
 		"REMOVE a, b.c, d[1]",
 		"ADD hits :n, tags :ss",
 		"DELETE tags :ss",
@@ -64,6 +66,13 @@ func TestParseUpdate_Invalid(t *testing.T) {
 		{"SET a = :s + :n", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: +, operand type: S"},
 		{"SET a = list_append(:n, a)", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append, operand type: N"},
 		{"SET a = if_not_exists(:n, :n)", "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
+		// Nested functions DynamoDB refuses (Alternator's
+		// test_update_expression.py, which passes against DynamoDB).
+		{"SET a = list_append(list_append(:l, :l), :l)", "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = list_append(:l, (list_append(:l, :l)))", "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = if_not_exists(if_not_exists(a, :n), :n)", "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
+		{"SET a = if_not_exists(list_append(a, :l), :l)", "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
+		{"SET a = nosuchfn(a)", "Invalid UpdateExpression: Invalid function name; function: nosuchfn"},
 		// DynamoDB Local's catalog: INVALID_VALUE_FUNCTION.
 		{"SET a = size(b)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
 		{"SET a = contains(b, :s)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: contains"},
