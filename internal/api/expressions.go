@@ -20,7 +20,10 @@ type ExpressionParams struct {
 	Values attr.Item         // nil when absent
 
 	// layer words value errors as the operation's validation layer does
-	// (attr.OlderLayer for Scan, BatchWriteItem and transactions).
+	// (attr.OlderLayer for Scan, BatchWriteItem and transactions): the
+	// older layer also wraps an invalid expression value in
+	// "ExpressionAttributeValues contains invalid value: ... for key :v",
+	// the current one does not.
 	layer attr.Layer
 }
 
@@ -112,6 +115,13 @@ func (p *ExpressionParams) newContext(exprs []exprParam, legacy []string) (*expr
 		for _, k := range keys {
 			v, err := attr.ValidateIn(p.Values[k], p.layer)
 			if err != nil {
+				// The current layer (PutItem, UpdateItem, DeleteItem, GetItem,
+				// BatchGetItem, Query) answers a malformed number or a
+				// duplicate set member as it answers one in an item; the
+				// older one, and any other fault, is wrapped (attr.Bare).
+				if p.layer == attr.CurrentLayer && attr.Bare(err) {
+					return nil, err
+				}
 				return nil, ddberr.Validation("ExpressionAttributeValues contains invalid value: " + messageOf(err) + " for key " + k)
 			}
 			p.Values[k] = v

@@ -180,7 +180,7 @@ func (w *CommonWrite) validateWith(prefix, path string, item attr.Item) error {
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItem(item); err != nil {
+	if err := attr.ValidateItemIn(item, w.ExpressionParams.layer); err != nil {
 		return err
 	}
 	if rv := w.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
@@ -263,7 +263,7 @@ func (in *GetItemInput) validateAt(prefix string) error {
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItem(in.Key); err != nil {
+	if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {
 		return err
 	}
 	if in.Projection, err = attributesToGet(in.AttributesToGet); err != nil {

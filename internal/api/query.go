@@ -141,6 +141,13 @@ func (rr *ReadRequest) finish(ctx *expr.Context) error {
 	for _, name := range rr.ExclusiveStartKey.SortedNames() {
 		v, err := attr.ValidateIn(rr.ExclusiveStartKey[name], rr.ExpressionParams.layer)
 		if err != nil {
+			// A malformed number or a duplicate set member is answered
+			// bare, other faults behind the starting-key prefix (the
+			// conformance suite's valueLayers.test.ts, Query, 2026-10-09;
+			// dynalite's query.js, checked against DynamoDB).
+			if attr.Bare(err) {
+				return err
+			}
 			return ddberr.Validation("The provided starting key is invalid: " + messageOf(err))
 		}
 		rr.ExclusiveStartKey[name] = v

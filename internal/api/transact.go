@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/wire"
 )
@@ -30,6 +31,20 @@ type TransactWriteItem struct {
 	Put            *PutItemInput
 	Delete         *DeleteItemInput
 	Update         *UpdateItemInput
+}
+
+// common returns the members the entry's one action shares with the
+// single-item writes (the entry has exactly one action).
+func (it *TransactWriteItem) common() *CommonWrite {
+	switch {
+	case it.ConditionCheck != nil:
+		return &it.ConditionCheck.CommonWrite
+	case it.Put != nil:
+		return &it.Put.CommonWrite
+	case it.Delete != nil:
+		return &it.Delete.CommonWrite
+	}
+	return &it.Update.CommonWrite
 }
 
 // TransactWriteItemsInput is the TransactWriteItems request.
@@ -207,6 +222,10 @@ func (in *TransactWriteItemsInput) Validate() error {
 			return ddberr.Validation("TransactItems can only contain one of Check, Put, Update or Delete")
 		}
 		p := "transactItems." + strconv.Itoa(i+1) + ".member."
+		// us-east-1 checks transactions' values in the older layer
+		// (valueLayers.test.ts: us-east-1, eu-west-1 and us-west-2;
+		// eu-west-2 runs the current one).
+		it.common().ExpressionParams.layer = attr.OlderLayer
 		var err error
 		switch {
 		case it.ConditionCheck != nil:
@@ -291,6 +310,7 @@ func (in *TransactGetItemsInput) Validate() error {
 		return err
 	}
 	for i, g := range in.Gets {
+		g.ExpressionParams.layer = attr.OlderLayer // as TransactWriteItems
 		if err := g.validateAt("transactItems." + strconv.Itoa(i+1) + ".member.get."); err != nil {
 			return err
 		}

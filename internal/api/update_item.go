@@ -102,7 +102,7 @@ func (in *UpdateItemInput) validate(prefix string) error {
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItem(in.Key); err != nil {
+	if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {
 		return err
 	}
 	if err := validateAttributeUpdates(in.AttributeUpdates); err != nil {

@@ -35,6 +35,8 @@ type decimal struct {
 	neg    bool
 	digits string
 	exp    int
+	// written is the exponent as written (1e5: 5), saturated at ±2^40.
+	written int
 }
 
 // parseDecimal parses the number syntax DynamoDB accepts (that of Java's
@@ -76,9 +78,9 @@ func parseDecimal(s string) (decimal, bool) {
 		es := i
 		// The exponent must fit in a signed 64-bit integer, as Java's
 		// BigDecimal requires: 1e9223372036854775808 is not a number,
-		// while 1e9223372036854775807 is one that overflows. Past
-		// 1,000,000 the value saturates; anything that large is out of
-		// range anyway.
+		// while 1e9223372036854775807 is one that overflows. Past 2^40
+		// the value saturates: anything that large is out of range
+		// anyway, and int32 wrapping (OlderLayer) still shows below it.
 		var mag uint64
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			if mag <= math.MaxInt64 {
@@ -89,7 +91,7 @@ func parseDecimal(s string) (decimal, bool) {
 		if i == es || mag > math.MaxInt64 {
 			return d, false
 		}
-		exp = int(min(mag, 1_000_000))
+		exp = int(min(mag, 1<<40))
 		if eneg {
 			exp = -exp
 		}
@@ -97,6 +99,7 @@ func parseDecimal(s string) (decimal, bool) {
 	if i != len(s) {
 		return d, false
 	}
+	d.written = exp
 	// value = intPart.fracPart × 10^exp = 0.(intPart fracPart) × 10^(exp+len(intPart))
 	all := intPart + fracPart
 	e := exp + len(intPart)
@@ -155,13 +158,25 @@ func (d decimal) String() string {
 // text. Errors are ValidationExceptions with DynamoDB's messages: not a
 // number, overflow (magnitude ≥ 1E126), underflow (magnitude < 1E-130), or
 // more than 38 significant digits.
-func ParseNumber(s string) (string, error) {
+func ParseNumber(s string) (string, error) { return parseNumberIn(s, CurrentLayer) }
+
+// parseNumberIn is ParseNumber as layer l reads numbers. The older layer
+// keeps the exponent in a 32-bit int, as Java's BigDecimal does, so one
+// written within int32 whose value's exponent passes it wraps:
+// 1e2147483647 is an underflow there and an overflow in the current layer
+// (the conformance suite's tests/tier3/error-messages/valueLayers.test.ts,
+// BatchWriteItem, 2026-10-09).
+func parseNumberIn(s string, l Layer) (string, error) {
 	if isCanonicalFast(s) {
 		return s, nil
 	}
 	d, ok := parseDecimal(s)
 	if !ok {
 		return "", ddberr.Validation(msgNotNumeric + ": " + s)
+	}
+	if l == OlderLayer && d.written >= math.MinInt32 && d.written <= math.MaxInt32 &&
+		(d.exp > math.MaxInt32 || d.exp < math.MinInt32) {
+		d.exp = int(int32(d.exp))
 	}
 	if err := d.checkRange(); err != nil {
 		return "", err

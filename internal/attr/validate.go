@@ -3,6 +3,7 @@ package attr
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,6 +70,29 @@ const (
 	OlderLayer
 )
 
+// bareError marks a malformed number or a duplicate set member: the
+// current layer reports one in an expression value without the
+// "ExpressionAttributeValues contains invalid value" wrapper it keeps for
+// other faults (see Bare).
+type bareError struct{ err error }
+
+func (e bareError) Error() string { return e.err.Error() }
+func (e bareError) Unwrap() error { return e.err }
+
+func bare(err error) error { return bareError{err} }
+
+// Bare reports whether err, from Validate or ValidateIn, is a malformed
+// number or a duplicate set member, which the current layer reports bare
+// when the value is an ExpressionAttributeValues entry. Sources: the
+// conformance suite's tests/tier3/error-messages/valueLayers.test.ts
+// (numbers and duplicates, four regions, 2026-10-09) and
+// ../shared/cases/cases.jsonl empty-and-duplicate-sets (an empty set in
+// UpdateItem's values keeps the wrapper).
+func Bare(err error) bool {
+	var b bareError
+	return errors.As(err, &b)
+}
+
 // Validate checks v against DynamoDB's rules for attribute values and
 // returns it with every number in canonical form. Errors are
 // ValidationExceptions with DynamoDB's messages (worded as the current
@@ -94,9 +118,9 @@ func validate(v Value, depth int, l Layer) (Value, error) {
 		if v.str == "" && l == OlderLayer {
 			return v, ddberr.Validation(msgNotNumeric)
 		}
-		n, err := ParseNumber(v.str)
+		n, err := parseNumberIn(v.str, l)
 		if err != nil {
-			return v, err
+			return v, bare(err)
 		}
 		v.str = n
 	case NULL:
@@ -149,9 +173,9 @@ func validateSet(v Value, l Layer) (Value, error) {
 			if s == "" && l == OlderLayer {
 				return v, ddberr.Validation(msgNotNumeric)
 			}
-			n, err := ParseNumber(s)
+			n, err := parseNumberIn(s, l)
 			if err != nil {
-				return v, err
+				return v, bare(err)
 			}
 			members[i] = n
 		}
@@ -159,7 +183,7 @@ func validateSet(v Value, l Layer) (Value, error) {
 	seen := make(map[string]struct{}, len(members))
 	for i, s := range members {
 		if _, dup := seen[s]; dup {
-			return v, duplicateSetError(v, i, l)
+			return v, bare(duplicateSetError(v, i, l))
 		}
 		seen[s] = struct{}{}
 	}
