@@ -184,20 +184,6 @@ func (in *BatchGetItemInput) Validate() error {
 	return nil
 }
 
-// requestItemsString echoes RequestItems' table names in a constraint
-// message.
-func requestItemsString(in *BatchGetItemInput) string {
-	b := []byte{'{'}
-	for i, t := range in.Tables {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = wire.AppendString(b, t)
-		b = append(b, `:{...}`...)
-	}
-	return string(append(b, '}'))
-}
-
 // AppendUnprocessed appends the KeysAndAttributes JSON for keys left
 // unprocessed, echoing the table's projection settings.
 func (ka *KeysAndAttributes) AppendUnprocessed(dst []byte, keys []attr.Item) []byte {
@@ -399,11 +385,11 @@ func (in *BatchWriteItemInput) Validate() error {
 	}
 	for _, t := range in.Tables {
 		if !namePattern.MatchString(t) || len(t) < 3 || len(t) > 255 {
-			return ddberr.Validation("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]")
+			return ddberr.Validation("1 validation error detected: Value '" + writeItemsString(in) + "' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]")
 		}
 		n := len(in.RequestItems[t])
 		if n == 0 || n > MaxBatchWriteItems {
-			return ddberr.Validation("1 validation error detected: Value at 'RequestItems." + t + ".member' failed to satisfy constraint: Member must have length less than or equal to 25")
+			return ddberr.Validation("1 validation error detected: Value '" + writeItemsString(in) + "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
 		}
 	}
 	total := 0

@@ -51,8 +51,15 @@ func DecodeInputWith(body []byte, in Input, opts DecodeOptions) error {
 	if k, ok := in.(BodyKeeper); ok {
 		k.KeepBody(body)
 	}
+	if d, ok := in.(depthKeeper); ok {
+		d.keepDepth(r.MaxDepth())
+	}
 	return nil
 }
+
+// depthKeeper is implemented by inputs whose validation depends on how
+// deeply the request body nests (CommonWrite: olderReadingDepth).
+type depthKeeper interface{ keepDepth(int) }
 
 // object iterates the members of a JSON object; a null is an absent
 // object.

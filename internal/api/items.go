@@ -24,7 +24,24 @@ type CommonWrite struct {
 	// Condition is the parsed ConditionExpression (or converted
 	// Expected), nil when the request has none. Set by Validate.
 	Condition expr.Expr
+
+	// older is set when DynamoDB reads the request in its older form
+	// (olderReadingDepth).
+	older bool
 }
+
+// olderReadingDepth is the JSON nesting past which PutItem, UpdateItem
+// and DeleteItem read a request in an older form: ConditionalOperator and
+// ReturnValues are checked in their older per-value wording ahead of the
+// nesting error of a deep value, and expressions are parsed before the
+// item's values are checked. Past about 62 levels of single-key map
+// wrappers (2 JSON levels each) DynamoDB switches; a value 40 levels deep
+// stays in the newer form. Source: the conformance suite's
+// tests/tier3/validation-ordering/deepRequests.test.ts (eu-west-2 and
+// us-east-1, 2026-10-09; 63 and 100 levels older, 33 and 40 newer).
+const olderReadingDepth = 128
+
+func (w *CommonWrite) keepDepth(d int) { w.older = d > olderReadingDepth }
 
 func (w *CommonWrite) decodeMember(r *wire.Reader, k string) (bool, error) {
 	if ok, err := w.ExpressionParams.decodeMember(r, k); ok {
@@ -52,13 +69,45 @@ func (w *CommonWrite) decodeMember(r *wire.Reader, k string) (bool, error) {
 }
 
 // constraints adds the member constraints shared by the write operations.
+// ConditionalOperator is one of them only in the older reading; the newer
+// one checks it first, on its own (newerConditionalOperator).
 func (w *CommonWrite) constraints(c *constraints) {
-	c.name("tableName", w.TableName, true)
+	dataTableName(c, w.TableName)
 	c.enum("returnConsumedCapacity", w.ReturnConsumedCapacity, returnConsumedCapacityValues...)
 	c.enum("returnItemCollectionMetrics", w.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
 	c.enum("returnValues", w.ReturnValues, returnValuesValues...)
 	c.enum("returnValuesOnConditionCheckFailure", w.ReturnValuesOnConditionCheckFailure, returnValuesOnCCFValues...)
-	c.enum("conditionalOperator", w.ConditionalOperator, conditionalOperatorValues...)
+	if w.older {
+		c.enum("conditionalOperator", w.ConditionalOperator, olderConditionalOperatorValues...)
+	}
+}
+
+// dataTableName checks the TableName of a single-item write. An empty
+// name breaks only the length constraint, whose minimum is 1 (the member
+// also takes a table ARN): "Value ” at 'tableName' failed to satisfy
+// constraint: Member must have length greater than or equal to 1" (the
+// conformance suite's tests/tier3/validation-ordering/updateItem.test.ts,
+// eu-west-2 and us-east-1, 2026-10-09; error-messages/putItem.test.ts).
+// Other names keep the table-name pattern and lengths.
+func dataTableName(c *constraints, v *string) {
+	if v != nil && *v == "" {
+		c.add("", false, "tableName", "Member must have length greater than or equal to 1")
+		return
+	}
+	c.name("tableName", v, true)
+}
+
+// newerConditionalOperator is the newer reading's answer to a
+// ConditionalOperator outside its enum: bare, on its own, ahead of every
+// other member error (the conformance suite's validation-ordering/
+// query.test.ts, "reports XOR with two QueryFilter conditions before an
+// unknown Select", eu-west-2 and us-east-1, 2026-10-09; deepRequests.test.ts
+// says PutItem and UpdateItem answer this form at 33 and 40 levels).
+func newerConditionalOperator(v *string) error {
+	if v == nil || *v == "AND" || *v == "OR" {
+		return nil
+	}
+	return ddberr.Validation("Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
 }
 
 func (w *CommonWrite) legacyParams() []string {
@@ -128,7 +177,7 @@ func (in *PutItemInput) Decode(r *wire.Reader) error {
 // Validate checks the request without the table. Its messages come in
 // the single-error envelope, as DynamoDB's current validation layer sends
 // them for PutItem.
-func (in *PutItemInput) Validate() error { return envelope(in.validateWith("", "item", in.Item)) }
+func (in *PutItemInput) Validate() error { return in.validateEnvelope("item", in.Item) }
 
 // DeleteItemInput is the DeleteItem request.
 //
@@ -145,7 +194,21 @@ func (in *DeleteItemInput) Decode(r *wire.Reader) error {
 
 // Validate checks the request without the table, in the single-error
 // envelope DynamoDB uses for DeleteItem.
-func (in *DeleteItemInput) Validate() error { return envelope(in.validateWith("", "key", in.Key)) }
+func (in *DeleteItemInput) Validate() error { return in.validateEnvelope("key", in.Key) }
+
+// validateEnvelope validates a PutItem or DeleteItem. The newer reading
+// checks ConditionalOperator first and puts the other messages in the
+// single-error envelope; the older reading (olderReadingDepth) sends its
+// messages as they are.
+func (w *CommonWrite) validateEnvelope(path string, item attr.Item) error {
+	if w.older {
+		return w.validateWith("", path, item)
+	}
+	if err := newerConditionalOperator(w.ConditionalOperator); err != nil {
+		return err
+	}
+	return envelope(w.validateWith("", path, item))
+}
 
 // decodeWith decodes a PutItem or DeleteItem request: the common write
 // members and one item-shaped member, name, into dst.
@@ -176,18 +239,44 @@ func (w *CommonWrite) validateWith(prefix, path string, item attr.Item) error {
 	if err := c.err(); err != nil {
 		return err
 	}
+	badReturnValues := func() error {
+		if rv := w.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
+			return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
+		}
+		return nil
+	}
+	// The older reading checks ReturnValues before any value
+	// (deepRequests.test.ts: DeleteItem's UPDATED_NEW ahead of a condition
+	// value nested 100 levels).
+	if w.older {
+		if err := badReturnValues(); err != nil {
+			return err
+		}
+	}
 	ctx, err := w.prepareCondition()
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItemIn(item, w.ExpressionParams.layer); err != nil {
-		return err
+	// A transaction's action, and the older reading, parse the condition
+	// before they check the item or key (deepRequests.test.ts: a syntax
+	// error or an oversized condition is reported ahead of the same
+	// Delete's key nested 100 levels, ten regions).
+	exprFirst := prefix != "" || w.older
+	if !exprFirst {
+		if err := attr.ValidateItemIn(item, w.ExpressionParams.layer); err != nil {
+			return err
+		}
 	}
-	if rv := w.ReturnValue(); rv != "NONE" && rv != "ALL_OLD" {
-		return ddberr.Validation("ReturnValues can only be ALL_OLD or NONE")
+	if err := badReturnValues(); err != nil {
+		return err
 	}
 	if w.ConditionExpression != nil {
 		if w.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *w.ConditionExpression); err != nil {
+			return err
+		}
+	}
+	if exprFirst {
+		if err := attr.ValidateItemIn(item, w.ExpressionParams.layer); err != nil {
 			return err
 		}
 	}

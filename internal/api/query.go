@@ -68,13 +68,26 @@ func (rr *ReadRequest) decodeMember(r *wire.Reader, k, filterName string) (bool,
 	return false, nil
 }
 
-func (rr *ReadRequest) constraints(c *constraints) {
+// constraints adds Query's and Scan's member constraints. Query (newer
+// is set) runs the newer layer: its Limit error names the member without
+// its value, "Value at 'Limit' failed to satisfy constraint: ..." (the
+// conformance suite's error-messages/query.test.ts), where Scan keeps
+// "Value '0' at 'limit'" (error-messages/scan.test.ts), and it checks
+// ConditionalOperator before these (newerConditionalOperator), where Scan
+// lists it among them in the older wording.
+func (rr *ReadRequest) constraints(c *constraints, newer bool) {
 	c.name("tableName", rr.TableName, true)
 	c.name("indexName", rr.IndexName, false)
-	c.min("limit", rr.Limit, 1)
+	if newer && rr.Limit != nil && *rr.Limit < 1 {
+		c.list = append(c.list, "Value at '"+c.prefix+"Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
+	} else {
+		c.min("limit", rr.Limit, 1)
+	}
 	c.enum("select", rr.Select, selectValues...)
 	c.enum("returnConsumedCapacity", rr.ReturnConsumedCapacity, returnConsumedCapacityValues...)
-	c.enum("conditionalOperator", rr.ConditionalOperator, conditionalOperatorValues...)
+	if !newer {
+		c.enum("conditionalOperator", rr.ConditionalOperator, olderConditionalOperatorValues...)
+	}
 	if rr.AttributesToGet != nil && len(rr.AttributesToGet) == 0 {
 		c.add("[]", false, "attributesToGet", "Member must have length greater than or equal to 1")
 	}
@@ -236,8 +249,11 @@ func (in *QueryInput) Decode(r *wire.Reader) error {
 
 // Validate checks the request without the table.
 func (in *QueryInput) Validate() error {
+	if err := newerConditionalOperator(in.ConditionalOperator); err != nil {
+		return err
+	}
 	var c constraints
-	in.constraints(&c)
+	in.constraints(&c, true)
 	if err := c.err(); err != nil {
 		return err
 	}
@@ -318,7 +334,7 @@ func (in *ScanInput) Decode(r *wire.Reader) error {
 func (in *ScanInput) Validate() error {
 	in.ExpressionParams.layer = attr.OlderLayer
 	var c constraints
-	in.constraints(&c)
+	in.constraints(&c, false)
 	c.min("segment", in.Segment, 0)
 	c.max("segment", in.Segment, MaxTotalSegments-1)
 	c.min("totalSegments", in.TotalSegments, 1)

@@ -248,11 +248,13 @@ func (in *CreateTableInput) Validate() error {
 		c.enum("sSESpecification.sSEType", sse.SSEType, "AES256", "KMS")
 	}
 	tagConstraints(&c, in.Tags)
-	for i := range in.LocalSecondaryIndexes {
-		in.LocalSecondaryIndexes[i].constraints(&c, "localSecondaryIndexes."+strconv.Itoa(i+1)+".member", false)
-	}
+	// GSI errors come before LSI errors, whatever the request's order (the
+	// conformance suite's validation-ordering/createTable.test.ts, 2026).
 	for i := range in.GlobalSecondaryIndexes {
 		in.GlobalSecondaryIndexes[i].constraints(&c, "globalSecondaryIndexes."+strconv.Itoa(i+1)+".member", true)
+	}
+	for i := range in.LocalSecondaryIndexes {
+		in.LocalSecondaryIndexes[i].constraints(&c, "localSecondaryIndexes."+strconv.Itoa(i+1)+".member", false)
 	}
 	throughputConstraints(&c, in.ProvisionedThroughput)
 	if err := c.err(); err != nil {

@@ -73,21 +73,67 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the table, in the single-error
-// envelope DynamoDB uses for UpdateItem.
-func (in *UpdateItemInput) Validate() error { return envelope(in.validate("")) }
+// Validate checks the request without the table. UpdateItem reads a
+// request in one of two forms (the conformance suite's
+// tests/tier3/validation-ordering/updateItem.test.ts and
+// deepRequests.test.ts, eu-west-2 and us-east-1, 2026-10-09):
+//   - the newer one checks ConditionalOperator first, on its own, then
+//     reports only the first member error, in the single-error envelope;
+//   - the older one, for a request without Key or nested past
+//     olderReadingDepth, reports every member error together, in the
+//     order ReturnConsumedCapacity, TableName, ReturnValues,
+//     ConditionalOperator (in its older wording), Key, and its other
+//     messages bare.
+func (in *UpdateItemInput) Validate() error {
+	if in.Key == nil {
+		in.older = true
+	}
+	if in.older {
+		return in.validate("")
+	}
+	if err := newerConditionalOperator(in.ConditionalOperator); err != nil {
+		return err
+	}
+	return envelope(in.validate(""))
+}
+
+// memberConstraints adds UpdateItem's own member constraints in the order
+// its reading reports them (see Validate); a transaction's Update (prefix
+// set) has the shared order of the write actions.
+func (in *UpdateItemInput) memberConstraints(c *constraints, prefix string) {
+	switch {
+	case prefix != "":
+		in.constraints(c)
+	case in.older:
+		c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+		c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
+		dataTableName(c, in.TableName)
+		c.enum("returnValues", in.ReturnValues, returnValuesValues...)
+		c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, returnValuesOnCCFValues...)
+		c.enum("conditionalOperator", in.ConditionalOperator, olderConditionalOperatorValues...)
+	default:
+		dataTableName(c, in.TableName)
+		c.enum("returnValues", in.ReturnValues, returnValuesValues...)
+		c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
+		c.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, returnItemCollectionMetricsValues...)
+		c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, returnValuesOnCCFValues...)
+	}
+}
 
 // validate checks the request; prefix is the member path of a
 // transaction's Update ("" for UpdateItem itself).
 func (in *UpdateItemInput) validate(prefix string) error {
 	c := constraints{prefix: prefix}
-	in.constraints(&c)
+	in.memberConstraints(&c, prefix)
 	if in.Key == nil {
 		c.add("", true, "key", "Member must not be null")
 	}
 	for name, u := range in.AttributeUpdates {
 		a := u.Action
 		c.enum("attributeUpdates."+name+".member.action", &a, "ADD", "PUT", "DELETE")
+	}
+	if prefix == "" && !in.older && len(c.list) > 1 {
+		c.list = c.list[:1] // the newer reading stops at the first
 	}
 	if err := c.err(); err != nil {
 		return err
@@ -102,8 +148,13 @@ func (in *UpdateItemInput) validate(prefix string) error {
 	if err != nil {
 		return err
 	}
-	if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {
-		return err
+	// A transaction's action, and the older reading, parse the expressions
+	// before they check the key (as CommonWrite.validateWith).
+	exprFirst := prefix != "" || in.older
+	if !exprFirst {
+		if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {
+			return err
+		}
 	}
 	if err := validateAttributeUpdates(in.AttributeUpdates); err != nil {
 		return err
@@ -121,12 +172,18 @@ func (in *UpdateItemInput) validate(prefix string) error {
 		}
 	}
 	if in.UpdateExpression != nil {
+		ctx.SizeWithoutLength = prefix != "" // a transaction's Update
 		if in.Update, err = ctx.ParseUpdate(*in.UpdateExpression); err != nil {
 			return err
 		}
 	}
 	if in.ConditionExpression != nil {
 		if in.Condition, err = ctx.ParseCondition(expr.ConditionExpression, *in.ConditionExpression); err != nil {
+			return err
+		}
+	}
+	if exprFirst {
+		if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {
 			return err
 		}
 	}

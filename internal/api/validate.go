@@ -115,7 +115,9 @@ var (
 	returnValuesValues                = []string{"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"} // DynamoDB's order, §4.7
 	returnValuesOnCCFValues           = []string{"ALL_OLD", "NONE"}
 	selectValues                      = []string{"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"}
-	conditionalOperatorValues         = []string{"AND", "OR"}
+	// olderConditionalOperatorValues is the older reading's list, in its
+	// order (deepRequests.test.ts and updateItem.test.ts, 2026-10-09).
+	olderConditionalOperatorValues = []string{"OR", "AND"}
 )
 
 // envelope wraps a validation message in Coral's single-error envelope,

@@ -257,13 +257,27 @@ func CheckName(name string) error {
 func ValidateItem(item Item) error { return ValidateItemIn(item, CurrentLayer) }
 
 // ValidateItemIn is ValidateItem with errors worded as layer l words them.
+//
+// The attribute names are checked before any value, so an empty name is
+// reported ahead of a value nested too deep, whatever their order in the
+// request (the conformance suite's tests/tier3/validation-ordering/
+// deepRequests.test.ts, ten regions, 2026-10-09); values are checked in
+// name order, so that the error reported does not depend on map order.
 func ValidateItemIn(item Item, l Layer) error {
-	for k, v := range item {
+	for k := range item {
 		if err := CheckName(k); err != nil {
 			return err
 		}
+	}
+	for k, v := range item {
 		nv, err := ValidateIn(v, l)
 		if err != nil {
+			// Off the fast path: report the first bad value by name.
+			for _, k := range item.SortedNames() {
+				if _, err := ValidateIn(item[k], l); err != nil {
+					return err
+				}
+			}
 			return err
 		}
 		item[k] = nv

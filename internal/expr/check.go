@@ -39,6 +39,13 @@ type Context struct {
 	// request has none.
 	Values map[string]attr.Value
 
+	// SizeWithoutLength words an oversized UpdateExpression as
+	// TransactWriteItems does: "Invalid UpdateExpression: Expression size
+	// has exceeded the maximum allowed size;", with no "expression size: N"
+	// (the conformance suite's validation-ordering/deepRequests.test.ts,
+	// ten regions, 2026-10-09; the ConditionExpression keeps its size).
+	SizeWithoutLength bool
+
 	usedNames  map[string]bool
 	usedValues map[string]bool
 }

@@ -241,6 +241,9 @@ func (p *parser) parseUpdateOperand() (Expr, error) {
 // repetition, functions and operand types, names and values, and
 // overlapping paths, reporting the first problem in DynamoDB's order.
 func (c *Context) ParseUpdate(src string) (*Update, error) {
+	if c.SizeWithoutLength && len(src) > MaxExpressionSize {
+		return nil, invalid(UpdateExpression, "Expression size has exceeded the maximum allowed size;")
+	}
 	if err := checkSource(UpdateExpression, src); err != nil {
 		return nil, err
 	}

@@ -79,9 +79,10 @@ const maxDepth = 256
 // call NewReader. Strings returned by the Reader are copies and stay valid
 // after the input slice is reused.
 type Reader struct {
-	data  []byte
-	pos   int
-	depth int
+	data    []byte
+	pos     int
+	depth   int
+	maxSeen int // the deepest nesting read so far
 	// stringIntegers: Int64 also takes a JSON string holding a number.
 	stringIntegers bool
 }
@@ -89,6 +90,10 @@ type Reader struct {
 // NewReader returns a Reader over data. data must not change while the
 // Reader is in use.
 func NewReader(data []byte) *Reader { return &Reader{data: data} }
+
+// MaxDepth is the deepest nesting of objects and arrays read so far: 1
+// for {}, 2 for {"a":[]}.
+func (r *Reader) MaxDepth() int { return r.maxSeen }
 
 // AcceptStringIntegers makes Int64 also take a JSON string that holds a
 // whole number ("5" for 5), as DynamoDB Local does. DynamoDB itself answers
@@ -254,6 +259,7 @@ func (r *Reader) Object(want string, fn func(key string) error) (bool, error) {
 		return false, r.typeError(k, want)
 	}
 	r.depth++
+	r.maxSeen = max(r.maxSeen, r.depth)
 	if r.depth > maxDepth {
 		return false, ddberr.Serialization("JSON nesting too deep")
 	}
@@ -315,6 +321,7 @@ func (r *Reader) Array(want string, fn func(i int) error) (bool, error) {
 		return false, r.typeError(k, want)
 	}
 	r.depth++
+	r.maxSeen = max(r.maxSeen, r.depth)
 	if r.depth > maxDepth {
 		return false, ddberr.Serialization("JSON nesting too deep")
 	}
