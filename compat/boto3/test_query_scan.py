@@ -190,12 +190,17 @@ class QueryTest(DynamoTestCase):
                          self.client.query, TableName=self.table, KeyConditions=key,
                          QueryFilter={"SK": {"ComparisonOperator": "BEGINS_WITH",
                                              "AttributeValueList": [{"S": "POST"}]}})
-        # KeyConditions is a non-expression parameter even without KeyConditionExpression.
+        # KeyConditions combines with ProjectionExpression; it conflicts only
+        # with KeyConditionExpression (developer guide, KeyConditions; Alternator's
+        # test_query_filter.py::test_query_filter_and_projection_expression, against
+        # DynamoDB; issue 19 reverses an earlier guess).
+        out = self.client.query(TableName=self.table, KeyConditions=key, ProjectionExpression="SK")
+        self.assertTrue(out["Items"] and all(set(i) == {"SK"} for i in out["Items"]), out["Items"])
         self.expectError("ValidationException",
                          "Can not use both expression and non-expression parameters in the same request: "
-                         "Non-expression parameters: {KeyConditions} Expression parameters: {ProjectionExpression}",
+                         "Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}",
                          self.client.query, TableName=self.table, KeyConditions=key,
-                         ProjectionExpression="SK")
+                         KeyConditionExpression="PK = :pk", ExpressionAttributeValues={":pk": {"S": self.pk}})
 
     def test_query_missing_table(self):
         self.expectError("ResourceNotFoundException", "Requested resource not found",
