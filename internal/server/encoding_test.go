@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"encoding/json"
 	"hash/crc32"
 	"io"
 	"net/http"
@@ -12,6 +13,9 @@ import (
 	"strings"
 	"testing"
 )
+
+// rawClient sends requests as they are: no transparent gzip.
+var rawClient = &http.Client{Transport: &http.Transport{DisableCompression: true}}
 
 // rawCall is call without the Go client's transparent gzip: the request
 // carries exactly hdr (pairs; a repeated name adds a header line) and the
@@ -26,8 +30,7 @@ func rawCall(tb testing.TB, ts *httptest.Server, op string, body []byte, hdr ...
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Add(hdr[i], hdr[i+1])
 	}
-	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := c.Do(req)
+	resp, err := rawClient.Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -323,4 +326,93 @@ func mustCall(tb testing.TB, ts *httptest.Server, op, body string) []byte {
 		tb.Fatalf("%s: %d %s", op, status, out)
 	}
 	return out
+}
+
+// FuzzCompressedRequest: any body under any Content-Encoding gets an
+// answer in DynamoDB's set (200, 400, 413 or 500 with its JSON body), never
+// a panic or a hang, and a body that decodes is answered as the same body
+// sent plain would be.
+func FuzzCompressedRequest(f *testing.F) {
+	ts := newServer(f)
+	mustCall(f, ts, "CreateTable", `{"TableName":"fzz","KeySchema":[{"AttributeName":"p","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	put := []byte(`{"TableName":"fzz","Item":{"p":{"S":"k"}}}`)
+	for _, enc := range []string{"gzip", "deflate", "gzip, deflate", "x-gzip", "identity", "br", ""} {
+		f.Add(enc, gz(put))
+		f.Add(enc, zl(put))
+		f.Add(enc, put)
+	}
+	f.Add("gzip", append(gz(put), gz(put)...))
+	f.Fuzz(func(t *testing.T, enc string, body []byte) {
+		if !headerValue(enc) {
+			t.Skip("not a value net/http sends")
+		}
+		status, _, out := rawCall(t, ts, "PutItem", body, "Content-Encoding", enc)
+		switch status {
+		case 200, 400, 500:
+			if !json.Valid(out) {
+				t.Fatalf("%d with a body that is not JSON: %q", status, out)
+			}
+		case 413:
+		default:
+			t.Fatalf("status %d: %q", status, out)
+		}
+	})
+}
+
+// FuzzAcceptEncoding: whatever Accept-Encoding says, the response is
+// either sent as it is or compressed with the coding Content-Encoding
+// names, and its x-amz-crc32 is the CRC of the bytes sent.
+func FuzzAcceptEncoding(f *testing.F) {
+	ts := newServer(f)
+	mustCall(f, ts, "CreateTable", `{"TableName":"faa","KeySchema":[{"AttributeName":"p","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	x := strings.Repeat("x", 5000)
+	mustCall(f, ts, "PutItem", `{"TableName":"faa","Item":{"p":{"S":"k"},"x":{"S":"`+x+`"}}}`)
+	for _, a := range []string{"gzip", "deflate;q=0.5, gzip;q=0.2", "*;q=0", "br, identity", "gzip;q=0.x", ";;,,q=", "*"} {
+		f.Add(a)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		if !headerValue(accept) {
+			t.Skip("not a value net/http sends")
+		}
+		status, h, body := rawCall(t, ts, "GetItem", []byte(`{"TableName":"faa","Key":{"p":{"S":"k"}}}`), "Accept-Encoding", accept)
+		if status != 200 {
+			t.Fatalf("status %d", status)
+		}
+		if h.Get("x-amz-crc32") != strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10) {
+			t.Fatal("x-amz-crc32 is not the CRC of the bytes sent")
+		}
+		var r io.Reader = bytes.NewReader(body)
+		switch h.Get("Content-Encoding") {
+		case "":
+		case "gzip":
+			zr, err := gzip.NewReader(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r = zr
+		case "deflate":
+			zr, err := zlib.NewReader(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r = zr
+		default:
+			t.Fatalf("Content-Encoding %q", h.Get("Content-Encoding"))
+		}
+		plain, err := io.ReadAll(r)
+		if err != nil || !bytes.Contains(plain, []byte(x)) {
+			t.Fatalf("body does not decode to the item: %v", err)
+		}
+	})
+}
+
+// headerValue reports whether net/http's client sends v as a header value
+// (no control characters but tab).
+func headerValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
