@@ -936,6 +936,67 @@ call_check "update-contributor-insights DISABLE -> DISABLING" '
 assert r["ContributorInsightsStatus"] == "DISABLING", r
 ' update-contributor-insights --table-name "$T" --contributor-insights-action DISABLE
 
+# ------------------------------------------------------------------ Fidelity, second pass (issue 19)
+# Sources in each check's name; details in docs/dynamodb-behaviour.md §9a.
+F="compat-cli-fid-$RUN"
+TABLES+=("$F")
+call "create-table $F" create-table --table-name "$F" --billing-mode PAY_PER_REQUEST \
+  --attribute-definitions AttributeName=pk,AttributeType=S AttributeName=h,AttributeType=S \
+    AttributeName=a,AttributeType=S AttributeName=b,AttributeType=S AttributeName=c,AttributeType=S \
+  --key-schema AttributeName=pk,KeyType=HASH \
+  --global-secondary-indexes '[{"IndexName":"mkey","KeySchema":[{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"a","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"RANGE"},{"AttributeName":"c","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]'
+wait_active "$F"
+call_check "update-item AttributeUpdates without Action is PUT (API reference AttributeValueUpdate)" '
+assert r["Attributes"]["b"] == {"S": "x"}, r
+' update-item --table-name "$F" --key '{"pk":{"S":"k1"}}' --attribute-updates '{"b":{"Value":{"S":"x"}}}' --return-values ALL_NEW
+call_check "update-item REMOVE x.y on a missing item writes nothing (Alternator test_update_expression.py)" '
+assert "Attributes" not in r, r
+' update-item --table-name "$F" --key '{"pk":{"S":"none"}}' --update-expression 'REMOVE x.y' --return-values ALL_NEW
+call_check "get-item after the REMOVE-only update: no item" '
+assert "Item" not in r, r
+' get-item --table-name "$F" --key '{"pk":{"S":"none"}}'
+call_check "scan with legacy --scan-filter and --return-consumed-capacity: one rounding (developer guide, Scan)" '
+assert r["ConsumedCapacity"]["CapacityUnits"] == 0.5, r["ConsumedCapacity"]
+' scan --table-name "$F" --return-consumed-capacity TOTAL --scan-filter '{"b":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"nothing"}]}}'
+call_check "query --key-conditions with --filter-expression is accepted (developer guide, KeyConditions)" '
+assert r["Count"] == 1 and r["Items"] == [{"b": {"S": "x"}}], r
+' query --table-name "$F" --key-conditions '{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"k1"}]}}' \
+  --filter-expression 'b = :x' --projection-expression b --expression-attribute-values '{":x":{"S":"x"}}'
+expect_error "query --key-conditions with --key-condition-expression conflicts" ValidationException \
+  "Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}" \
+  query --table-name "$F" --key-conditions '{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"k1"}]}}' \
+  --key-condition-expression 'pk = :p' --expression-attribute-values '{":p":{"S":"k1"}}'
+expect_error "multi-attribute GSI: a gap in the RANGE attributes (conformance multiAttributeGsiKey.test.ts)" ValidationException \
+  "RANGE key attributes b must have equality conditions specified in the query because a condition is present on key attribute c" \
+  query --table-name "$F" --index-name mkey --key-condition-expression 'h = :v AND a = :v AND c = :v' --expression-attribute-values '{":v":{"S":"x"}}'
+expect_error "projection 33 levels deep (Alternator test_projection_expression.py)" ValidationException \
+  "The document path has too many nesting levels; nesting levels: 33" \
+  get-item --table-name "$F" --key '{"pk":{"S":"k1"}}' --projection-expression "a$(printf '.b%.0s' $(seq 32))"
+expect_error "SET list_append(list_append(...)) (Alternator test_update_expression.py)" ValidationException \
+  "The function is not allowed to be used this way in an expression; function: list_append" \
+  update-item --table-name "$F" --key '{"pk":{"S":"k1"}}' --update-expression 'SET l = list_append(list_append(:l, :l), :l)' --expression-attribute-values '{":l":{"L":[]}}'
+expect_error "SET n = 1e50 + 1: DynamoDB's overflow (Alternator test_number.py)" ValidationException \
+  "Number overflow. Attempting to store a number with magnitude larger than supported range" \
+  update-item --table-name "$F" --key '{"pk":{"S":"k1"}}' --update-expression 'SET n = :a + :b' --expression-attribute-values '{":a":{"N":"1e50"},":b":{"N":"1"}}'
+expect_error "get-item projection into the partition key (dynalite getItem.js)" ValidationException \
+  "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk" \
+  get-item --table-name "$F" --key '{"pk":{"S":"k1"}}' --projection-expression 'pk.x'
+call "put-item a string set written out of order" put-item --table-name "$F" --item '{"pk":{"S":"set"},"ss":{"SS":["b","a",""]},"ns":{"NS":["10","9","-1"]}}'
+call_check "get-item: sets come back sorted (conformance updateItem/basic.test.ts)" '
+assert r["Item"]["ss"]["SS"] == ["", "a", "b"] and r["Item"]["ns"]["NS"] == ["-1", "9", "10"], r["Item"]
+' get-item --table-name "$F" --key '{"pk":{"S":"set"}}'
+expect_error "list-tags-of-resource of another account's ARN (docs/research-tags.md)" AccessDeniedException "Access is denied" \
+  list-tags-of-resource --resource-arn arn:aws:dynamodb:us-east-1:111111111111:table/x
+expect_error "execute-statement names the operation dynago lacks (docs/operations.md)" UnknownOperationException \
+  "ExecuteStatement is a DynamoDB operation (PartiQL) that dynago does not support yet" \
+  execute-statement --statement "SELECT * FROM \"$F\""
+call_check "delete-table: DynamoDB's DELETING description (Alternator test_table.py)" '
+d = r["TableDescription"]
+assert d["TableStatus"] == "DELETING" and d["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST", d
+for m in ("KeySchema", "AttributeDefinitions", "CreationDateTime", "GlobalSecondaryIndexes"):
+    assert m not in d, (m, d)
+' delete-table --table-name "$F"
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]
