@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -80,27 +81,30 @@ func decodeBody(h http.Header, body []byte) ([]byte, error) {
 	return body, nil
 }
 
-// gunzip decodes one or more gzip members. Bytes after the last member
-// that do not start another one are ignored, as DynamoDB ignores them
-// (test_gzip_request_with_extra_junk, marked dynamodb_bug there).
+// gunzip decodes one or more gzip members. Bytes after a member that do
+// not start another readable one are ignored, as DynamoDB ignores them
+// (test_gzip_request_with_extra_junk, marked dynamodb_bug there; Java's
+// GZIPInputStream, which DynamoDB's stack most likely uses, ignores any
+// trailing garbage the same way).
 func gunzip(body []byte) ([]byte, error) {
 	src := bytes.NewReader(body)
 	zr, err := gzip.NewReader(src)
 	if err != nil {
 		return nil, errBadEncoding
 	}
-	var out bytes.Buffer
+	out := make([]byte, 0, min(4*len(body)+512, MaxRequestBytes+1))
 	for {
 		zr.Multistream(false)
-		if err := readBounded(&out, zr); err != nil {
+		if out, err = decompress(out, zr); err != nil {
 			return nil, err
 		}
-		rest := body[len(body)-src.Len():]
-		if len(rest) < 2 || rest[0] != 0x1f || rest[1] != 0x8b {
-			return out.Bytes(), nil
+		if src.Len() == 0 {
+			return out, nil
 		}
-		if err := zr.Reset(src); err != nil {
-			return nil, errBadEncoding
+		// Bytes after a member that do not start a readable member are
+		// ignored, as Java's GZIPInputStream ignores them.
+		if zr.Reset(src) != nil {
+			return out, nil
 		}
 	}
 }
@@ -114,26 +118,29 @@ func inflate(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, errBadEncoding
 	}
-	var out bytes.Buffer
-	if err := readBounded(&out, zr); err != nil {
+	out, err := decompress(make([]byte, 0, min(4*len(body)+512, MaxRequestBytes+1)), zr)
+	if err != nil {
 		return nil, err
 	}
 	if src.Len() > 0 {
 		return nil, errBadEncoding
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
-// readBounded appends r to out, up to MaxRequestBytes in all.
-func readBounded(out *bytes.Buffer, r io.Reader) error {
-	_, err := io.Copy(out, io.LimitReader(r, int64(MaxRequestBytes-out.Len()+1)))
+// decompress appends a decompressing reader's output to out, to its end
+// (appendLimited: at most MaxRequestBytes in all, and a body over them
+// costs no more), as errTooLarge past the limit and errBadEncoding for a
+// stream that does not decode.
+func decompress(out []byte, r io.Reader) ([]byte, error) {
+	out, err := appendLimited(out, r)
 	switch {
-	case out.Len() > MaxRequestBytes:
-		return errTooLarge
+	case errors.Is(err, errTooLarge):
+		return nil, err
 	case err != nil:
-		return errBadEncoding
+		return nil, errBadEncoding
 	}
-	return nil
+	return out, nil
 }
 
 // responseEncoding returns the content coding for a response to a request

@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
 	"encoding/json"
 	"hash/crc32"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -82,6 +84,7 @@ func TestCompressedRequests(t *testing.T) {
 		{"x-gzip", gz(put("g3")), []string{"x-gzip"}, 200},
 		{"two gzip members", func() []byte { a, b := half(put("g4")); return append(gz(a), gz(b)...) }(), []string{"gzip"}, 200},
 		{"gzip and junk", append(gz(put("g5")), "junk"...), []string{"gzip"}, 200},
+		{"gzip and a broken member header", append(gz(put("g6")), "\x1f\x8bjunk"...), []string{"gzip"}, 200},
 		{"deflate", zl(put("d1")), []string{"deflate"}, 200},
 		{"gzip then deflate", zl(gz(put("gd"))), []string{"gzip, deflate"}, 200},
 		{"gzip then deflate, two headers", zl(gz(put("gd2"))), []string{"gzip", "deflate"}, 200},
@@ -113,8 +116,8 @@ func TestCompressedRequests(t *testing.T) {
 	}
 	// Nothing a refused request carried was written.
 	_, _, body := call(t, ts, "Scan", `{"TableName":"zip","Select":"COUNT"}`)
-	if !strings.Contains(string(body), `"Count":10`) {
-		t.Errorf("after the accepted requests: %s, want the 10 accepted items", body)
+	if !strings.Contains(string(body), `"Count":11`) {
+		t.Errorf("after the accepted requests: %s, want the 11 accepted items", body)
 	}
 }
 
@@ -415,4 +418,36 @@ func headerValue(v string) bool {
 		}
 	}
 	return true
+}
+
+// TestBrokenBody: a body that cannot be read as sent (shorter than its
+// Content-Length, bad chunked framing) is answered as a body that is not
+// JSON, 400 with DynamoDB's bare SerializationException, not a retryable
+// 500 (a trial with bad input found the 500).
+func TestBrokenBody(t *testing.T) {
+	ts := newServer(t)
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	head := "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n" +
+		"Authorization: " + auth + "\r\nX-Amz-Date: 20260102T030405Z\r\n"
+	for name, req := range map[string]string{
+		"short body":     head + "Content-Length: 100\r\n\r\n{\"Limit\":",
+		"bad chunk size": head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+		"short chunk":    head + "Transfer-Encoding: chunked\r\n\r\n10\r\n{}",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Write([]byte(req))
+		conn.(*net.TCPConn).CloseWrite()
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		if resp.StatusCode != 400 || string(body) != `{"__type":"com.amazon.coral.service#SerializationException"}` {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/ddberr"
@@ -189,6 +191,9 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 func headerBytes(r *http.Request) int {
 	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2
 	n += len("Host: ") + len(r.Host) + 2
+	for _, te := range r.TransferEncoding { // net/http moves it out of Header
+		n += len("Transfer-Encoding: ") + len(te) + 2
+	}
 	for k, vs := range r.Header {
 		for _, v := range vs {
 			n += len(k) + 2 + len(v) + 2
@@ -263,7 +268,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 	// whatever else is wrong (docs/dynamodb-behaviour.md §1). A valid
 	// request pays for no extra pass: the decoder finds the same fault.
 	notJSON := func(err error) error {
-		if len(body) > 0 && !json.Valid(body) {
+		if len(body) > 0 && !(json.Valid(body) && utf8.Valid(body)) {
 			return ddberr.Serialization("")
 		}
 		return err
@@ -276,7 +281,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 		return opName, 0, notJSON(err)
 	}
 	if !ok {
-		return opName, 0, unsupportedError(opName, feature)
+		return opName, 0, notJSON(unsupportedError(opName, feature))
 	}
 	ctx := engine.WithHost(engine.WithRegion(r.Context(), region), r.Host)
 	defer func() {
@@ -293,6 +298,9 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 	if s.traffic != nil && in != nil {
 		s.recordDesign(in, res, err != nil)
 	}
+	if e, ok := ddberr.As(err); ok && e.Code == ddberr.SerializationException {
+		err = notJSON(err) // the decoder stops at the first fault; DynamoDB parses first
+	}
 	if err != nil {
 		return opName, 0, err
 	}
@@ -303,33 +311,52 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 // errTooLarge marks a body over MaxRequestBytes.
 var errTooLarge = errors.New("request entity too large")
 
+// errBrokenBody marks a request body that could not be read as sent (bad
+// chunked framing, a body shorter than its Content-Length, a read that
+// timed out): the request is not JSON, and is answered as such.
+var errBrokenBody = errors.New("request body could not be read")
+
 func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, errTooLarge
 	}
-	lr := io.LimitReader(r.Body, MaxRequestBytes+1)
-	var body []byte
-	if r.ContentLength > 0 {
-		body = make([]byte, 0, r.ContentLength)
+	buf, err := readLimited(r.Body, r.ContentLength)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return nil, fmt.Errorf("%w: %v", errBrokenBody, err)
 	}
-	buf := body
+	return buf, err
+}
+
+// readLimited reads rd to its end, at most MaxRequestBytes (errTooLarge
+// past them), starting with room for hint bytes. The buffer doubles as it
+// fills but never past MaxRequestBytes+1, so a body over the limit costs
+// no more than 16 MB whatever its size.
+func readLimited(rd io.Reader, hint int64) ([]byte, error) {
+	return appendLimited(make([]byte, 0, min(max(hint, 512), MaxRequestBytes+1)), rd)
+}
+
+// appendLimited is readLimited appending to buf; the limit counts buf's
+// bytes too.
+func appendLimited(buf []byte, rd io.Reader) ([]byte, error) {
+	const limit = MaxRequestBytes + 1
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			grown := make([]byte, len(buf), min(2*cap(buf), limit))
+			copy(grown, buf)
+			buf = grown
 		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
+		n, err := rd.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if len(buf) > MaxRequestBytes {
+			return nil, errTooLarge
+		}
 		if err == io.EOF {
-			break
+			return buf, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if len(buf) > MaxRequestBytes {
-		return nil, errTooLarge
-	}
-	return buf, nil
 }
 
 // authenticate checks the Authorization header as DynamoDB does before
@@ -385,6 +412,10 @@ func credentialRegion(cred string) string {
 func renderError(dst []byte, err error, log *slog.Logger, id, op string) ([]byte, int) {
 	if errors.Is(err, errTooLarge) {
 		return dst, http.StatusRequestEntityTooLarge
+	}
+	if errors.Is(err, errBrokenBody) {
+		log.Debug("request body could not be read", "op", op, "id", id, "err", err)
+		err = ddberr.Serialization("")
 	}
 	e, ok := ddberr.As(err)
 	if !ok {

@@ -172,6 +172,11 @@ func TestServe_ProtocolErrors(t *testing.T) {
 		{"not JSON, unknown target", "NoSuchOp", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"not JSON, no Authorization", "ListTables", `hi`, []string{"Authorization", ""}, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"trailing garbage", "ListTables", `{}x`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not JSON, unsupported operation", "ExecuteStatement", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"broken JSON after a wrong type", "DescribeTable", `{"TableName": 5, "x": }`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not an object", "ListTables", `[`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		// Invalid UTF-8 is not JSON to DynamoDB (aws/aws-sdk-php#1185).
+		{"invalid UTF-8, no Authorization", "ListTables", "{\"ExclusiveStartTableName\":\"a\xffb\"}", []string{"Authorization", ""}, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"empty body", "ListTables", ``, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"number as string", "ListTables", `{"Limit":"5"}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
 		{"TableName as number", "DescribeTable", `{"TableName":123}`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
