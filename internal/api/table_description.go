@@ -71,14 +71,7 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendKey(dst, "TableStatus")
 	dst = wire.AppendString(dst, d.TableStatus)
 	if d.Deleting {
-		dst = d.appendBilling(dst)
-		dst = wire.AppendKey(dst, "ProvisionedThroughput")
-		dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
-		dst = wire.AppendKey(dst, "ItemCount")
-		dst = wire.AppendInt(dst, d.ItemCount)
-		dst = wire.AppendKey(dst, "TableSizeBytes")
-		dst = wire.AppendInt(dst, d.TableSizeBytes)
-		return append(dst, '}')
+		return append(d.appendCapacityAndSize(dst), '}')
 	}
 	dst = wire.AppendKey(dst, "CreationDateTime")
 	dst = wire.AppendFloat(dst, d.CreationDateTime)
@@ -97,13 +90,7 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')
-	dst = d.appendBilling(dst)
-	dst = wire.AppendKey(dst, "ProvisionedThroughput")
-	dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
-	dst = wire.AppendKey(dst, "ItemCount")
-	dst = wire.AppendInt(dst, d.ItemCount)
-	dst = wire.AppendKey(dst, "TableSizeBytes")
-	dst = wire.AppendInt(dst, d.TableSizeBytes)
+	dst = d.appendCapacityAndSize(dst)
 	dst = wire.AppendKey(dst, "DeletionProtectionEnabled")
 	dst = wire.AppendBool(dst, d.DeletionProtectionEnabled)
 	for _, list := range []struct {
@@ -168,6 +155,19 @@ func (d *TableDescription) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"Status":"ACTIVE"}`...)
 	}
 	return append(dst, '}')
+}
+
+// appendCapacityAndSize appends BillingModeSummary (when the table has
+// one), ProvisionedThroughput, ItemCount and TableSizeBytes, which every
+// description carries, DeleteTable's too.
+func (d *TableDescription) appendCapacityAndSize(dst []byte) []byte {
+	dst = d.appendBilling(dst)
+	dst = wire.AppendKey(dst, "ProvisionedThroughput")
+	dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
+	dst = wire.AppendKey(dst, "ItemCount")
+	dst = wire.AppendInt(dst, d.ItemCount)
+	dst = wire.AppendKey(dst, "TableSizeBytes")
+	return wire.AppendInt(dst, d.TableSizeBytes)
 }
 
 // appendBilling appends BillingModeSummary, when the table has one.

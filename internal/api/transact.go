@@ -33,20 +33,6 @@ type TransactWriteItem struct {
 	Update         *UpdateItemInput
 }
 
-// common returns the members the entry's one action shares with the
-// single-item writes (the entry has exactly one action).
-func (it *TransactWriteItem) common() *CommonWrite {
-	switch {
-	case it.ConditionCheck != nil:
-		return &it.ConditionCheck.CommonWrite
-	case it.Put != nil:
-		return &it.Put.CommonWrite
-	case it.Delete != nil:
-		return &it.Delete.CommonWrite
-	}
-	return &it.Update.CommonWrite
-}
-
 // TransactWriteItemsInput is the TransactWriteItems request.
 type TransactWriteItemsInput struct {
 	TransactItems               []TransactWriteItem
@@ -225,7 +211,7 @@ func (in *TransactWriteItemsInput) Validate() error {
 		// us-east-1 checks transactions' values in the older layer
 		// (valueLayers.test.ts: us-east-1, eu-west-1 and us-west-2;
 		// eu-west-2 runs the current one).
-		it.common().ExpressionParams.layer = attr.OlderLayer
+		it.Common().ExpressionParams.layer = attr.OlderLayer
 		var err error
 		switch {
 		case it.ConditionCheck != nil:
