@@ -50,7 +50,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 				keys[name] = append(keys[name], sk)
 				tks[name] = append(tks[name], tk)
 			}
-			if err := checkKeyPaths(t, nestedHeads{}.paths(in.RequestItems[name].Projection)); err != nil {
+			if err := checkKeyPaths(t, pathHeads(in.RequestItems[name].Projection)); err != nil {
 				return err
 			}
 		}

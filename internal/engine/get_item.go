@@ -28,7 +28,7 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 		if err != nil {
 			return err
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+		if err := checkKeyPaths(t, pathHeads(in.Projection)); err != nil {
 			return err
 		}
 		if e.limiter != nil {

@@ -6,42 +6,58 @@ import (
 	"github.com/dynago/dynago/internal/expr"
 )
 
-// nestedHeads collects the top-level attributes that document paths look
-// inside (a.b, a[0]), for checkKeyPaths.
+// nestedHeads is the set of top-level attributes that document paths
+// look inside (a.b, a[0]), for checkKeyPaths; nil when there are none, so
+// that a request without nested paths allocates nothing.
 type nestedHeads map[string]bool
 
-// paths adds the heads of the nested paths among ps.
-func (h nestedHeads) paths(ps []*expr.Path) nestedHeads {
+func (h *nestedHeads) add(p *expr.Path) {
+	if len(p.Elems) < 2 {
+		return
+	}
+	if *h == nil {
+		*h = nestedHeads{}
+	}
+	(*h)[p.Elems[0].Name] = true
+}
+
+// pathHeads returns the heads of the nested paths among ps.
+func pathHeads(ps []*expr.Path) nestedHeads {
+	var h nestedHeads
 	for _, p := range ps {
-		if len(p.Elems) > 1 {
-			h[p.Elems[0].Name] = true
-		}
+		h.add(p)
 	}
 	return h
 }
 
-// expr adds the heads of the nested paths in e (nil is none).
-func (h nestedHeads) expr(e expr.Expr) nestedHeads {
+// walk adds the nested paths in e (nil is none).
+func (h *nestedHeads) walk(e expr.Expr) {
 	if e == nil {
-		return h
+		return
 	}
 	expr.Walk(e, func(x expr.Expr) {
-		if p, ok := x.(*expr.Path); ok && len(p.Elems) > 1 {
-			h[p.Elems[0].Name] = true
+		if p, ok := x.(*expr.Path); ok {
+			h.add(p)
 		}
 	})
+}
+
+// exprHeads returns the heads of the nested paths in e (nil is none).
+func exprHeads(e expr.Expr) nestedHeads {
+	var h nestedHeads
+	h.walk(e)
 	return h
 }
 
-// update adds the heads of the nested paths an UpdateExpression writes or
-// reads (nil is none).
-func (h nestedHeads) update(u *expr.Update) nestedHeads {
-	if u == nil {
-		return h
-	}
-	for _, a := range u.Actions() {
-		h.paths([]*expr.Path{a.Path})
-		h.expr(a.Value)
+// updateHeads returns the heads of the nested paths an UpdateExpression
+// writes or reads (nil is none).
+func updateHeads(u *expr.Update) nestedHeads {
+	var h nestedHeads
+	if u != nil {
+		for _, a := range u.Actions() {
+			h.add(a.Path)
+			h.walk(a.Value)
+		}
 	}
 	return h
 }

@@ -61,10 +61,10 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+		if err := checkKeyPaths(t, pathHeads(in.Projection)); err != nil {
 			return err
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.expr(in.Filter)); err != nil {
+		if err := checkKeyPaths(t, exprHeads(in.Filter)); err != nil {
 			return err
 		}
 		demand := readDemand(plan, partition, true)

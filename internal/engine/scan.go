@@ -44,10 +44,10 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.paths(in.Projection)); err != nil {
+		if err := checkKeyPaths(t, pathHeads(in.Projection)); err != nil {
 			return err
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.expr(in.Filter)); err != nil {
+		if err := checkKeyPaths(t, exprHeads(in.Filter)); err != nil {
 			return err
 		}
 		demand := readDemand(plan, lo, false)

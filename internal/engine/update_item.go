@@ -36,7 +36,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 		if err := checkKeyUnchanged(t, in); err != nil {
 			return err
 		}
-		if err := checkKeyPaths(t, nestedHeads{}.update(in.Update)); err != nil {
+		if err := checkKeyPaths(t, updateHeads(in.Update)); err != nil {
 			return err
 		}
 		key := storageKey(t, k)
