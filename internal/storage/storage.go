@@ -56,6 +56,24 @@ var ErrTooManyStamped = errors.New("storage: too many stamped writes in one tran
 // to write.
 var ErrReadOnly = errors.New("storage: read-only transaction")
 
+// ErrUnavailable is wrapped by the errors of writes a store refuses
+// because its storage failed (a full disk, an I/O error): the write was
+// not applied, or its outcome is unknown if it was already on its way to
+// disk. The engine answers it as DynamoDB answers a write it could not
+// complete, 500 InternalServerError; the client may retry. A store that
+// returns it reports why through HealthReporter until it accepts writes
+// again.
+var ErrUnavailable = errors.New("storage: unavailable")
+
+// HealthReporter is implemented by stores that can refuse writes while
+// still serving reads (storage/pebble after a disk fault, until it has
+// reopened itself).
+type HealthReporter interface {
+	// Health returns nil while the store accepts writes, and otherwise
+	// an error saying why not (it wraps ErrUnavailable).
+	Health() error
+}
+
 // Mode selects a transaction's kind.
 type Mode uint8
 

@@ -5,14 +5,14 @@
 //
 // Read-write transactions are optimistic. Each one records the commit
 // sequence number current when it began (its start); Get reads the live
-// database and remembers the key. Commit, under one short mutex, checks
+// database and remembers the key. Commit, holding the commit lock, checks
 // every remembered key against a table of the keys written by recent
 // commits: if one was written by a commit newer than the start, the
 // transaction fails with storage.ErrConflict. Otherwise the batch is
 // applied to the memtable (visible to later readers) with
 // DB.ApplyNoSyncWait, the written keys are stamped with a new sequence
-// number, the mutex is released, and the committer waits for the WAL fsync
-// outside the mutex, so concurrent writers share fsyncs (group commit).
+// number, the lock is released, and the committer waits for the WAL fsync
+// outside the lock, so concurrent writers share fsyncs (group commit).
 // A write is acknowledged only when its WAL record is synced. As in Pebble
 // itself, a reader may see a write a few microseconds before it is synced.
 //
@@ -31,10 +31,10 @@
 //
 // # Stamped writes
 //
-// SetStamped keys get their stamp inside the commit mutex, right before
+// SetStamped keys get their stamp under the commit lock, right before
 // the batch is applied, from a counter that the same batch persists at
 // the reserved key "\x00stamp"; Open reads it back. Batches are applied
-// in mutex order, so stamps become visible in increasing order.
+// in lock order, so stamps become visible in increasing order.
 //
 // # Read cache
 //
@@ -43,10 +43,46 @@
 // point reads of them by read-write and ReadOnly transactions skip
 // Pebble's read path. The cache holds the latest committed value, exactly what those
 // transactions would read from the DB: commit replaces a written key's
-// entry under the commit mutex, right after the batch is applied, and a
+// entry under the commit lock, right after the batch is applied, and a
 // reader fills an entry only if no commit has written the key since its
 // own read began. A read-write transaction still records the key in its
 // read set, so conflicts are detected as before.
+//
+// # Storage faults
+//
+// Pebble does not survive a failed WAL write in place: the write that
+// meets it panics inside Pebble's commit pipeline, which then keeps its
+// own mutex locked, and every later write waits for ever (a full disk
+// did exactly that, issue 20). Nor does it retry a failed flush with any
+// pause. So a Store runs its Pebble database as an instance it can
+// replace:
+//
+//   - Any fault an instance meets while writing (a WAL write or sync that
+//     fails, a panic or Pebble "fatal" error during a commit, a failed
+//     flush) breaks the instance. From then on its writes fail at once
+//     with an error wrapping storage.ErrUnavailable (the engine answers
+//     500 InternalServerError), writers already waiting for the commit
+//     lock or for their fsync are answered too, Health reports the cause,
+//     and reads go on from the broken instance.
+//   - A keeper goroutine then fences the broken instance (its filesystem,
+//     a guardFS, refuses every further change, so its background work
+//     can no longer touch the files), and opens a new instance on the
+//     same directory, as a restart would: Pebble replays the WAL, so
+//     every acknowledged write is there. While that fails (the disk is
+//     still full) it retries with a backoff up to reopenBackoffMax. Once
+//     it succeeds, writes resume, without a restart.
+//   - Transactions begun on the old instance fail to commit with
+//     storage.ErrConflict, so the engine retries them on the new one.
+//   - The broken instance is not closed in place (its Close may wait on
+//     the mutex Pebble left locked): it is closed in the background and
+//     abandoned if that never returns; Pebble's background goroutines
+//     that report errors for it are stopped.
+//
+// The Store, not Pebble, holds the directory's lock (dirLock), across
+// instances, so that a second process is refused at once with its pid.
+// The rejected alternative, checking free space before each write, can
+// only guess what Pebble's flushes and compactions will need, and does
+// nothing for an I/O error.
 package pebble
 
 import (
@@ -56,9 +92,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -67,7 +106,10 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store          = (*Store)(nil)
+	_ storage.HealthReporter = (*Store)(nil)
+)
 
 // Options configure a Store. The zero value means an on-disk store in Dir
 // with defaults.
@@ -77,12 +119,20 @@ type Options struct {
 	// InMemory keeps everything on Pebble's in-memory filesystem; nothing
 	// is written to disk and nothing survives Close.
 	InMemory bool
-	// Logger receives Pebble's log lines (Info at debug level). Nil means
-	// slog.Default().
+	// FS, when set, is the filesystem Dir lives on instead of the
+	// operating system's (with InMemory, instead of a new in-memory
+	// one). It is for fault injection in tests, e.g. Pebble's
+	// vfs/errorfs over vfs.NewMem(). The directory lock is then FS's.
+	FS vfs.FS
+	// Logger receives Pebble's log lines (Info at debug level) and the
+	// store's fault reports. Nil means slog.Default().
 	Logger *slog.Logger
 	// CacheBytes is the block cache size; 0 means 64 MiB. The cache
 	// takes memory only as blocks are read.
 	CacheBytes int64
+	// MemTableBytes is the largest memtable; 0 means 64 MiB. Pebble
+	// starts with 256 KiB memtables and doubles them up to this.
+	MemTableBytes int64
 	// ReadCached, when set, chooses the keys kept in the read cache (see
 	// the package documentation). At most 10,000 of them are cached.
 	ReadCached func(key []byte) bool
@@ -90,22 +140,53 @@ type Options struct {
 
 // Store is a storage.Store on Pebble. It is safe for concurrent use.
 type Store struct {
-	db     *pebble.DB
+	dir        string
+	fs         vfs.FS // beneath each instance's guardFS
+	lock       io.Closer
+	cache      *pebble.Cache
+	log        *slog.Logger
+	memTable   int64
+	readCached func(key []byte) bool
+
 	closed atomic.Bool
-
-	seq atomic.Uint64 // last committed sequence number
-
-	mu      sync.Mutex
-	recent  map[string]uint64 // key → sequence number of its last write
-	horizon uint64            // writes at or before this were dropped from recent
-
-	// stamp is the last commit stamp issued; written under mu once its
-	// batch is applied, so StampHorizon reads it without the mutex.
+	seq    atomic.Uint64 // last committed sequence number, across instances
+	// stamp is the last commit stamp issued; written under the commit
+	// lock once its batch is applied, so StampHorizon reads it without
+	// the lock.
 	stamp atomic.Uint64
 
-	readCached func(key []byte) bool
-	cache      sync.Map // string key → cached; written only with mu held
-	cached     int      // entries in cache; guarded by mu
+	cur     atomic.Pointer[instance] // the instance serving reads and writes
+	reopens atomic.Int64             // instances replaced after a fault
+
+	wake       chan struct{} // an instance broke (buffered, 1)
+	stop       chan struct{} // closed by Close
+	keeperDone chan struct{}
+}
+
+// instance is one open Pebble database of a Store; a Store replaces its
+// instance after a fault (see the package documentation).
+type instance struct {
+	s   *Store
+	db  *pebble.DB
+	fs  *guardFS
+	sem chan struct{} // the commit lock (capacity 1)
+
+	mu      sync.Mutex        // guards what follows; never held across a Pebble call
+	recent  map[string]uint64 // key → sequence number of its last write
+	horizon uint64            // writes at or before this were dropped from recent
+	retired bool              // replaced: its commits publish nothing
+	cache   sync.Map          // string key → cached; written only with mu held
+	cached  int               // entries in cache
+
+	broken    chan struct{} // closed when the instance breaks
+	breakOnce sync.Once
+	cause     error // why it broke; set before broken is closed
+	lastLog   atomic.Int64
+	// opened is set once pebble.Open has returned: until then a failed
+	// flush does not break the instance (Open waits for it; see
+	// backgroundError).
+	opened  atomic.Bool
+	backoff atomic.Int64 // pause after a background error while opening, in ns
 }
 
 // cached is a read-cache entry: the latest committed value of a key, or
@@ -123,7 +204,22 @@ const (
 	recentKeep  = 100_000
 )
 
-// Open opens (creating if needed) a Store.
+// Fault handling times.
+const (
+	// commitLockWait is the longest a write waits for the commit lock
+	// before it is answered with storage.ErrUnavailable (it is held for
+	// microseconds unless Pebble is stalled).
+	commitLockWait = 2 * time.Second
+	// reopenBackoffMax is the longest pause between attempts to reopen
+	// a broken store.
+	reopenBackoffMax = 5 * time.Second
+	// closeWait is how long Close waits for Pebble to close before it
+	// abandons the database (fenced) and returns.
+	closeWait = 5 * time.Second
+)
+
+// Open opens (creating if needed) a Store. An on-disk directory another
+// process has open is refused with an error wrapping ErrLocked.
 func Open(opts Options) (*Store, error) {
 	logger := opts.Logger
 	if logger == nil {
@@ -133,16 +229,72 @@ func Open(opts Options) (*Store, error) {
 	if cacheBytes == 0 {
 		cacheBytes = 64 << 20
 	}
-	cache := pebble.NewCache(cacheBytes)
-	defer cache.Unref()
-	po := &pebble.Options{
-		Cache:  cache,
-		Logger: pebbleLogger{logger},
+	memTable := opts.MemTableBytes
+	if memTable == 0 {
 		// A 64 MiB memtable (CockroachDB's choice; Pebble's default is
 		// 4 MiB) flushes sixteen times less often under a steady write
 		// load, so fewer L0 files are compacted and probed by reads.
 		// Its arena is reserved, not touched, until written.
-		MemTableSize: 64 << 20,
+		memTable = 64 << 20
+	}
+	s := &Store{
+		dir: opts.Dir, fs: opts.FS, log: logger, memTable: memTable, readCached: opts.ReadCached,
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), keeperDone: make(chan struct{}),
+	}
+	switch {
+	case opts.InMemory && s.fs == nil:
+		s.fs, s.dir = vfs.NewMem(), ""
+	case opts.InMemory:
+		s.dir = ""
+	case s.fs == nil:
+		s.fs = vfs.Default
+		l, err := lockDir(s.dir)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = l
+	default:
+		if err := s.fs.MkdirAll(s.dir, 0o755); err != nil {
+			return nil, err
+		}
+		l, err := s.fs.Lock(s.fs.PathJoin(s.dir, "LOCK"))
+		if err != nil {
+			return nil, fmt.Errorf("%w: data directory %s: %v", ErrLocked, s.dir, err)
+		}
+		s.lock = l
+	}
+	s.cache = pebble.NewCache(cacheBytes)
+	in, err := s.openInstance()
+	if err != nil {
+		s.cache.Unref()
+		if s.lock != nil {
+			s.lock.Close()
+		}
+		return nil, fmt.Errorf("open pebble at %q: %w", s.dir, err)
+	}
+	s.cur.Store(in)
+	go s.keep()
+	return s, nil
+}
+
+// openInstance opens a Pebble database on the store's directory, through
+// a new guardFS. Pebble's panics while opening are recovered as errors.
+func (s *Store) openInstance() (_ *instance, err error) {
+	in := &instance{s: s, fs: newGuardFS(s.fs), sem: make(chan struct{}, 1),
+		recent: make(map[string]uint64), broken: make(chan struct{})}
+	po := &pebble.Options{
+		Cache:        s.cache,
+		FS:           in.fs,
+		Logger:       pebbleLogger{s.log, in},
+		MemTableSize: uint64(s.memTable),
+		EventListener: &pebble.EventListener{
+			BackgroundError: in.backgroundError,
+			FlushEnd: func(info pebble.FlushInfo) {
+				if info.Err != nil && in.opened.Load() && !errors.Is(info.Err, errFenced) {
+					in.fail(fmt.Errorf("flush: %w", info.Err))
+				}
+			},
+		},
 	}
 	// Bloom filters on every level: most writes read the key they replace,
 	// and for a new key the filter answers "absent" without reading a data
@@ -150,16 +302,20 @@ func Open(opts Options) (*Store, error) {
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
-	dir := opts.Dir
-	if opts.InMemory {
-		po.FS = vfs.NewMem()
-		dir = ""
-	}
-	db, err := pebble.Open(dir, po)
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("pebble panicked: %v", p)
+		}
+		if err != nil {
+			in.fs.fence() // whatever Open left running writes nothing more
+		}
+	}()
+	db, err := pebble.Open(s.dir, po)
 	if err != nil {
-		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
+		return nil, err
 	}
-	s := &Store{db: db, recent: make(map[string]uint64), readCached: opts.ReadCached}
+	in.db = db
+	in.opened.Store(true)
 	switch v, err := get(db, stampKey); {
 	case errors.Is(err, storage.ErrNotFound):
 	case err != nil:
@@ -169,9 +325,12 @@ func Open(opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("corrupt commit stamp %x", v)
 	default:
-		s.stamp.Store(binary.BigEndian.Uint64(v))
+		// After a reopen the counter may be ahead of what was durable:
+		// stamps only need to increase.
+		s.stamp.Store(max(s.stamp.Load(), binary.BigEndian.Uint64(v)))
 	}
-	return s, nil
+	in.horizon = s.seq.Load()
+	return in, nil
 }
 
 // stampKey holds the last commit stamp issued (8 bytes, big-endian).
@@ -179,19 +338,222 @@ var stampKey = []byte("\x00stamp")
 
 // StampHorizon returns the last commit stamp issued, which is at least
 // any stamp a reader has seen: stamps are issued and their batches
-// applied under the commit mutex, and the stamp is published only after
+// applied under the commit lock, and the stamp is published only after
 // its batch is applied, so every stamp up to it is already visible. It
 // never waits.
 func (s *Store) StampHorizon(ctx context.Context, need uint64) (uint64, error) {
 	return s.stamp.Load(), nil
 }
 
-// Close closes the database. A second Close returns an error.
+// Health returns nil while the store accepts writes; after a storage
+// fault, until the store has reopened itself, an error wrapping
+// storage.ErrUnavailable that names the fault.
+func (s *Store) Health() error {
+	if s.closed.Load() {
+		return fmt.Errorf("%w: store closed", storage.ErrUnavailable)
+	}
+	if in := s.cur.Load(); in.isBroken() {
+		return in.cause
+	}
+	return nil
+}
+
+// Reopens returns how many times the store has replaced its Pebble
+// database after a storage fault.
+func (s *Store) Reopens() int64 { return s.reopens.Load() }
+
+// Close closes the database. A second Close returns an error. It returns
+// within a few seconds whatever state storage is in: a database broken
+// by a fault, or one that does not close within closeWait, is fenced and
+// abandoned instead (its acknowledged writes are in its WAL).
 func (s *Store) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return errors.New("pebble: store already closed")
 	}
-	return s.db.Close()
+	close(s.stop)
+	select {
+	case <-s.keeperDone:
+	case <-time.After(closeWait):
+		s.log.Warn("storage: the reopening of a broken store did not stop; closing anyway")
+	}
+	in := s.cur.Load()
+	var err error
+	if in.isBroken() {
+		err = in.cause
+		in.abandon(false)
+	} else {
+		err = in.close()
+	}
+	s.cache.Unref()
+	if s.lock != nil {
+		if lerr := s.lock.Close(); err == nil {
+			err = lerr
+		}
+	}
+	return err
+}
+
+// close closes the instance's database within closeWait, or fences and
+// abandons it.
+func (in *instance) close() error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("pebble panicked closing: %v", p)
+			}
+		}()
+		done <- in.db.Close()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(closeWait):
+		in.fs.fence()
+		return fmt.Errorf("pebble: close did not finish within %v; the database was left as a crash would leave it", closeWait)
+	}
+}
+
+// abandon fences a replaced or broken instance and closes its database in
+// the background (when wait is set) or not at all.
+func (in *instance) abandon(tryClose bool) {
+	in.fs.fence()
+	if tryClose {
+		go func() {
+			defer func() { recover() }()
+			in.db.Close()
+		}()
+	}
+}
+
+// keep replaces a broken instance by a new one (see the package
+// documentation) until Close.
+func (s *Store) keep() {
+	defer close(s.keeperDone)
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.wake:
+		}
+		backoff := 50 * time.Millisecond
+		for attempt := 1; ; attempt++ {
+			old := s.cur.Load()
+			if !old.isBroken() {
+				break
+			}
+			err := s.reopen(old)
+			if err == nil {
+				s.log.Info("storage: reopened after a fault; writes are accepted again", "fault", old.cause, "attempts", attempt)
+				break
+			}
+			if attempt == 1 || attempt%10 == 0 {
+				s.log.Warn("storage: cannot reopen yet; writes are refused, reads go on", "fault", old.cause, "err", err, "attempts", attempt)
+			}
+			select {
+			case <-s.stop:
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, reopenBackoffMax)
+		}
+	}
+}
+
+// reopen fences old, opens a new instance and makes it current.
+func (s *Store) reopen(old *instance) error {
+	old.fs.fence()
+	old.mu.Lock()
+	old.retired = true // from now on its commits publish nothing
+	old.mu.Unlock()
+	in, err := s.openInstance()
+	if err != nil {
+		return err
+	}
+	s.cur.Store(in)
+	s.reopens.Add(1)
+	old.abandon(true)
+	return nil
+}
+
+// fail breaks the instance (see the package documentation) and returns
+// the error its writes now get.
+func (in *instance) fail(cause error) error {
+	in.breakOnce.Do(func() {
+		in.cause = fmt.Errorf("%w: storage fault, writes refused until the store reopens: %v", storage.ErrUnavailable, cause)
+		close(in.broken)
+		in.s.log.Error("storage fault: refusing writes and reopening the store", "err", cause)
+		select {
+		case in.s.wake <- struct{}{}:
+		default:
+		}
+	})
+	return in.cause
+}
+
+func (in *instance) isBroken() bool {
+	select {
+	case <-in.broken:
+		return true
+	default:
+		return false
+	}
+}
+
+// backgroundError is Pebble's report of a failed background job. For a
+// broken instance, the goroutine of a background job ends here: Pebble
+// would otherwise retry a failed flush at once, for ever, on a database
+// that is being replaced.
+//
+// While the instance is being opened, Open itself waits for the flush of
+// the WAL it replayed, and Pebble retries a failed one at once: each
+// failure is then followed by a pause, doubling from 50 ms to 2 s, so
+// that a reopen on a disk still full waits for space without spinning.
+func (in *instance) backgroundError(err error) {
+	if !in.opened.Load() {
+		in.logBackground(err)
+		pause := time.Duration(in.backoff.Load())
+		pause = min(max(2*pause, 50*time.Millisecond), 2*time.Second)
+		in.backoff.Store(int64(pause))
+		select {
+		case <-in.s.stop:
+		case <-time.After(pause):
+		}
+		return
+	}
+	if in.isBroken() && !calledFromDynago() {
+		runtime.Goexit()
+	}
+	in.logBackground(err)
+}
+
+// logBackground logs a background error, at most one line every 10 s (a
+// full disk fails every compaction), and none for a fenced instance.
+func (in *instance) logBackground(err error) {
+	if errors.Is(err, errFenced) {
+		return
+	}
+	now := time.Now().UnixNano()
+	if last := in.lastLog.Load(); now-last > int64(10*time.Second) && in.lastLog.CompareAndSwap(last, now) {
+		in.s.log.Error("storage background error", "err", err)
+	}
+}
+
+// calledFromDynago reports whether the caller's goroutine runs dynago
+// code (a request, a commit, a reopen), as opposed to one of Pebble's
+// background goroutines.
+func calledFromDynago() bool {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "github.com/dynago/dynago/") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // Begin starts a transaction.
@@ -199,14 +561,15 @@ func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, erro
 	if s.closed.Load() {
 		return nil, errors.New("pebble: store closed")
 	}
+	in := s.cur.Load()
 	switch mode {
 	case storage.ReadOnly:
-		return &roTxn{s: s, r: s.db}, nil
+		return &roTxn{in: in, r: in.db}, nil
 	case storage.Snapshot:
-		snap := s.db.NewSnapshot()
+		snap := in.db.NewSnapshot()
 		return &roTxn{r: snap, snap: snap}, nil
 	}
-	return &rwTxn{s: s, start: s.seq.Load()}, nil
+	return &rwTxn{s: s, in: in, start: s.seq.Load()}, nil
 }
 
 // DeleteRange removes [lower, upper) durably.
@@ -215,20 +578,17 @@ func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, erro
 // transaction, so those that read anything retry, and no read begun
 // before it fills the read cache.
 func (s *Store) DeleteRange(ctx context.Context, lower, upper []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.db.DeleteRange(lower, upper, pebble.Sync)
-	s.cache.Range(func(k, _ any) bool {
-		if key := k.(string); key >= string(lower) && (len(upper) == 0 || key < string(upper)) {
-			s.cache.Delete(k)
-			s.cached--
-		}
-		return true
-	})
-	seq := s.seq.Load() + 1
-	s.seq.Store(seq)
-	s.horizon = seq
-	return err
+	if s.closed.Load() {
+		return errors.New("pebble: store closed")
+	}
+	in := s.cur.Load()
+	b := in.db.NewBatch()
+	if err := b.DeleteRange(lower, upper, nil); err != nil {
+		b.Close()
+		return err
+	}
+	return in.commit(&rwTxn{s: s, in: in, start: s.seq.Load(), batch: b,
+		ranges: [][2][]byte{{append([]byte(nil), lower...), append([]byte(nil), upper...)}}})
 }
 
 // cacheable reports whether key belongs in the read cache.
@@ -238,11 +598,12 @@ func (s *Store) cacheable(key []byte) bool {
 
 // get reads key's latest committed value, through the read cache for
 // cacheable keys.
-func (s *Store) get(key []byte) ([]byte, error) {
+func (in *instance) get(key []byte) ([]byte, error) {
+	s := in.s
 	if !s.cacheable(key) {
-		return get(s.db, key)
+		return get(in.db, key)
 	}
-	if c, ok := s.cache.Load(string(key)); ok {
+	if c, ok := in.cache.Load(string(key)); ok {
 		e := c.(cached)
 		if e.absent {
 			return nil, storage.ErrNotFound
@@ -250,38 +611,119 @@ func (s *Store) get(key []byte) ([]byte, error) {
 		return append([]byte(nil), e.value...), nil
 	}
 	before := s.seq.Load()
-	v, err := get(s.db, key)
+	v, err := get(in.db, key)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
-	s.mu.Lock()
-	// Fill only if no commit wrote key since the read began (a write
-	// dropped from recent is older than horizon).
-	if seq, written := s.recent[string(key)]; !written || seq <= before {
-		if s.horizon <= before && s.cached < readCacheLimit {
-			if _, ok := s.cache.Load(string(key)); !ok {
-				s.cache.Store(string(key), cached{value: append([]byte(nil), v...), absent: v == nil})
-				s.cached++
-			}
-		}
-	}
-	s.mu.Unlock()
+	in.fill(key, v, before)
 	return v, err
 }
 
-// commit validates t's read set and applies its batch.
-func (s *Store) commit(t *rwTxn) error {
-	s.mu.Lock()
-	if t.start < s.horizon && len(t.reads) > 0 {
-		s.mu.Unlock()
+// fill caches key's value v, read from the database after sequence
+// number before, unless a commit has written key since.
+func (in *instance) fill(key, v []byte, before uint64) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	// Fill only if no commit wrote key since the read began (a write
+	// dropped from recent is older than horizon).
+	if seq, written := in.recent[string(key)]; written && seq > before {
+		return
+	}
+	if in.horizon > before || in.cached >= readCacheLimit {
+		return
+	}
+	if _, ok := in.cache.Load(string(key)); !ok {
+		in.cache.Store(string(key), cached{value: append([]byte(nil), v...), absent: v == nil})
+		in.cached++
+	}
+}
+
+// commit applies t's batch (which it then owns) on the instance and waits
+// until it is durable. It returns storage.ErrConflict if t read a key a
+// newer commit wrote, or began on an instance since replaced, and an
+// error wrapping storage.ErrUnavailable if the instance is broken or
+// breaks before the batch is durable (the write's outcome is then
+// unknown, as after a crash).
+//
+// The batch is applied and synced by a goroutine of its own, so that a
+// writer is answered as soon as the instance breaks even if Pebble never
+// returns (a commit pipeline left locked, a flush that never ends).
+func (in *instance) commit(t *rwTxn) error {
+	if in.s.cur.Load() != in {
+		t.batch.Close()
 		return storage.ErrConflict
 	}
-	for _, k := range t.reads {
-		if seq, ok := s.recent[k]; ok && seq > t.start {
-			s.mu.Unlock()
-			return storage.ErrConflict
+	if err := in.lock(); err != nil {
+		t.batch.Close()
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- in.applyAndSync(t) }()
+	select {
+	case err := <-done:
+		return err
+	case <-in.broken:
+		select {
+		case err := <-done: // it finished as the instance broke
+			return err
+		default:
+			return in.cause
 		}
 	}
+}
+
+// lock takes the commit lock, or fails once the instance is broken or
+// after commitLockWait.
+func (in *instance) lock() error {
+	select {
+	case in.sem <- struct{}{}:
+	default:
+		t := time.NewTimer(commitLockWait)
+		defer t.Stop()
+		select {
+		case in.sem <- struct{}{}:
+		case <-in.broken:
+			return in.cause
+		case <-t.C:
+			return fmt.Errorf("%w: a write waited %v for the commit lock", storage.ErrUnavailable, commitLockWait)
+		}
+	}
+	if in.isBroken() {
+		<-in.sem
+		return in.cause
+	}
+	return nil
+}
+
+// applyAndSync runs with the commit lock held, and releases it once the
+// batch is applied; then it waits for the WAL sync.
+func (in *instance) applyAndSync(t *rwTxn) error {
+	if err := in.apply(t); err != nil {
+		return err
+	}
+	if err := t.batch.SyncWait(); err != nil {
+		return in.fail(fmt.Errorf("WAL sync: %w", err))
+	}
+	t.batch.Close()
+	return nil
+}
+
+// apply validates t's read set and applies its batch, releasing the
+// commit lock whatever happens. A panic in Pebble breaks the instance;
+// the batch is then left to the garbage collector, not closed, since
+// Pebble may still hold it.
+func (in *instance) apply(t *rwTxn) (err error) {
+	defer func() { <-in.sem }()
+	defer func() {
+		if p := recover(); p != nil {
+			err = in.fail(fmt.Errorf("pebble panicked applying a batch: %v", p))
+		}
+	}()
+	if err := in.conflicts(t); err != nil {
+		t.batch.Close()
+		return err
+	}
+	s := in.s
 	stamp := s.stamp.Load()
 	if len(t.stamped) > 0 {
 		stamp++
@@ -292,55 +734,95 @@ func (s *Store) commit(t *rwTxn) error {
 			key := make([]byte, 0, len(w.prefix)+len(st)+len(w.suffix))
 			key = append(append(append(key, w.prefix...), st[:]...), w.suffix...)
 			if err := t.batch.Set(key, w.value, nil); err != nil {
-				s.mu.Unlock()
+				t.batch.Close()
 				return err
 			}
 		}
 		if err := t.batch.Set(stampKey, st[:8], nil); err != nil {
-			s.mu.Unlock()
+			t.batch.Close()
 			return err
 		}
 	}
-	if err := s.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
-		s.mu.Unlock()
-		return fmt.Errorf("pebble apply: %w", err)
+	if err := in.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
+		return in.fail(fmt.Errorf("apply: %w", err))
+	}
+	return in.publish(t, stamp)
+}
+
+// conflicts returns storage.ErrConflict if a key t read was written by a
+// commit newer than t's start.
+func (in *instance) conflicts(t *rwTxn) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if t.start < in.horizon && len(t.reads) > 0 {
+		return storage.ErrConflict
+	}
+	for _, k := range t.reads {
+		if seq, ok := in.recent[k]; ok && seq > t.start {
+			return storage.ErrConflict
+		}
+	}
+	return nil
+}
+
+// publish records an applied batch: its stamp, its keys in recent, the
+// read cache. A retired instance publishes nothing: its successor owns
+// the counters, and the write, on a fenced instance, never becomes
+// durable.
+func (in *instance) publish(t *rwTxn, stamp uint64) error {
+	s := in.s
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.retired {
+		return fmt.Errorf("%w: the store was reopened during the write", storage.ErrUnavailable)
 	}
 	s.stamp.Store(stamp)
 	seq := s.seq.Load() + 1
 	for _, w := range t.writes {
-		s.recent[w.key] = seq
+		in.recent[w.key] = seq
 		if s.cacheable([]byte(w.key)) {
-			if _, ok := s.cache.Load(w.key); ok {
+			if _, ok := in.cache.Load(w.key); ok {
 				// Replace, not delete: the entry is current again at once.
-				s.cache.Store(w.key, cached{value: w.value, absent: w.delete})
+				in.cache.Store(w.key, cached{value: w.value, absent: w.delete})
 			}
 		}
 	}
-	s.seq.Store(seq)
-	if len(s.recent) > recentLimit {
-		s.prune()
+	for _, r := range t.ranges {
+		in.cache.Range(func(k, _ any) bool {
+			if key := k.(string); key >= string(r[0]) && (len(r[1]) == 0 || key < string(r[1])) {
+				in.cache.Delete(k)
+				in.cached--
+			}
+			return true
+		})
 	}
-	s.mu.Unlock()
-	return t.batch.SyncWait()
+	s.seq.Store(seq)
+	if len(t.ranges) > 0 {
+		in.horizon = seq
+	}
+	if len(in.recent) > recentLimit {
+		in.prune()
+	}
+	return nil
 }
 
 // prune drops the oldest entries of recent until at most recentKeep
 // remain, and moves the horizon past them. Called with mu held, when
 // recent has grown past recentLimit: it then frees at least
 // recentLimit-recentKeep entries, so its cost per commit stays constant.
-func (s *Store) prune() {
-	seqs := make([]uint64, 0, len(s.recent))
-	for _, v := range s.recent {
+func (in *instance) prune() {
+	seqs := make([]uint64, 0, len(in.recent))
+	for _, v := range in.recent {
 		seqs = append(seqs, v)
 	}
 	slices.Sort(seqs)
 	h := seqs[len(seqs)-recentKeep-1] // keep only entries newer than h
-	for k, v := range s.recent {
+	for k, v := range in.recent {
 		if v <= h {
-			delete(s.recent, k)
+			delete(in.recent, k)
 		}
 	}
-	s.horizon = max(s.horizon, h)
+	in.horizon = max(in.horizon, h)
 }
 
 // reader is what transactions read from: the DB or a snapshot.
@@ -386,11 +868,13 @@ type stampedWrite struct {
 // a batch of at most a hundred), so the read and write sets are slices.
 type rwTxn struct {
 	s       *Store
+	in      *instance // the instance it began on
 	start   uint64
 	reads   []string
 	writes  []write
 	stamped []stampedWrite
 	batch   *pebble.Batch
+	ranges  [][2][]byte // DeleteRange's [lower, upper), for the read cache
 	done    bool
 }
 
@@ -417,14 +901,14 @@ func (t *rwTxn) Get(key []byte) ([]byte, error) {
 		return append([]byte(nil), w.value...), nil
 	}
 	t.reads = append(t.reads, string(key))
-	return t.s.get(key)
+	return t.in.get(key)
 }
 
 func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	if t.done {
 		return nil, errFinished
 	}
-	return scan(t.s.db, lower, upper, reverse)
+	return scan(t.in.db, lower, upper, reverse)
 }
 
 func (t *rwTxn) Set(key, value []byte) error {
@@ -466,8 +950,7 @@ func (t *rwTxn) Commit() error {
 	if len(t.writes) == 0 && len(t.stamped) == 0 {
 		return nil
 	}
-	t.batch = t.s.db.NewBatch()
-	defer t.batch.Close()
+	t.batch = t.in.db.NewBatch()
 	for _, w := range t.writes {
 		var err error
 		if w.delete {
@@ -476,10 +959,11 @@ func (t *rwTxn) Commit() error {
 			err = t.batch.Set([]byte(w.key), w.value, nil)
 		}
 		if err != nil {
+			t.batch.Close()
 			return err
 		}
 	}
-	return t.s.commit(t)
+	return t.in.commit(t) // it owns the batch from here
 }
 
 func (t *rwTxn) Rollback() { t.done = true }
@@ -487,7 +971,7 @@ func (t *rwTxn) Rollback() { t.done = true }
 // roTxn is a ReadOnly (r is the DB, s is set) or Snapshot (r is snap)
 // transaction.
 type roTxn struct {
-	s    *Store // ReadOnly only: reads go through its read cache
+	in   *instance // ReadOnly only: reads go through its read cache
 	r    reader
 	snap *pebble.Snapshot
 	done bool
@@ -497,8 +981,8 @@ func (t *roTxn) Get(key []byte) ([]byte, error) {
 	if t.done {
 		return nil, errFinished
 	}
-	if t.s != nil {
-		return t.s.get(key)
+	if t.in != nil {
+		return t.in.get(key)
 	}
 	return get(t.r, key)
 }
@@ -580,8 +1064,11 @@ func (i *iterator) Close() error {
 	return i.err
 }
 
-// pebbleLogger sends Pebble's logging to slog.
-type pebbleLogger struct{ l *slog.Logger }
+// pebbleLogger sends Pebble's logging to slog, for one instance.
+type pebbleLogger struct {
+	l  *slog.Logger
+	in *instance
+}
 
 func (p pebbleLogger) Infof(format string, args ...any) {
 	p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
@@ -591,7 +1078,17 @@ func (p pebbleLogger) Errorf(format string, args ...any) {
 	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
 }
 
+// Fatalf is Pebble's report of a state it cannot go on from; it must not
+// return. The instance breaks (and is replaced). In a goroutine of
+// dynago's (a commit, a read, a reopen) Fatalf panics, for the caller's
+// recover to answer the request; in one of Pebble's background goroutines
+// it ends that goroutine, where a panic would end the process.
 func (p pebbleLogger) Fatalf(format string, args ...any) {
-	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
-	panic(fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	p.l.Error(msg, "component", "pebble")
+	p.in.fail(errors.New(msg))
+	if calledFromDynago() {
+		panic("pebble: " + msg)
+	}
+	runtime.Goexit()
 }

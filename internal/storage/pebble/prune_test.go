@@ -42,9 +42,10 @@ func TestRecentWrites_BoundedWhateverTheKeysPerCommit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.mu.Lock()
-	n := len(s.recent)
-	s.mu.Unlock()
+	in := s.cur.Load()
+	in.mu.Lock()
+	n := len(in.recent)
+	in.mu.Unlock()
 	if n > recentLimit {
 		t.Fatalf("%d recent writes tracked, limit %d", n, recentLimit)
 	}

@@ -1,0 +1,396 @@
+package pebble_test
+
+// Storage faults (issue 20): a full disk or an I/O error while writing
+// must never wedge the store. While the fault lasts every write is
+// answered promptly with an error wrapping storage.ErrUnavailable, reads
+// go on and Health names the fault; once it ends writes resume without a
+// restart, and no acknowledged write is lost. The faults are injected
+// with Pebble's own vfs/errorfs; TestStore_FullDisk_Tmpfs fills a real
+// filesystem.
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
+
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebble"
+	"github.com/dynago/dynago/internal/storage/storagetest"
+)
+
+// fault injects err into the operations of kinds on files whose name
+// ends with suffix, while on.
+type fault struct {
+	on     atomic.Bool
+	suffix string
+	kinds  []errorfs.OpKind
+	err    error
+	hits   atomic.Int64
+}
+
+func (f *fault) String() string { return "fault " + f.suffix }
+
+func (f *fault) MaybeError(op errorfs.Op) error {
+	if !f.on.Load() || !strings.HasSuffix(op.Path, f.suffix) {
+		return nil
+	}
+	for _, k := range f.kinds {
+		if op.Kind == k {
+			f.hits.Add(1)
+			return f.err
+		}
+	}
+	return nil
+}
+
+var writeKinds = []errorfs.OpKind{errorfs.OpCreate, errorfs.OpReuseForWrite, errorfs.OpFileWrite,
+	errorfs.OpFileWriteAt, errorfs.OpFileSync, errorfs.OpFileSyncData, errorfs.OpFileSyncTo}
+
+// set commits key=value in its own transaction.
+func set(s storage.Store, key, value string) error {
+	tx, err := s.Begin(context.Background(), storage.ReadWrite)
+	if err != nil {
+		return err
+	}
+	tx.Set([]byte(key), []byte(value))
+	return tx.Commit()
+}
+
+// waitHealthy polls Health until it is nil, for at most d.
+func waitHealthy(t *testing.T, s *pebble.Store, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for s.Health() != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("store still unhealthy after %v: %v", d, s.Health())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// writeDuringFault runs writers while the fault is on and checks each is
+// answered within a few seconds with storage.ErrUnavailable (or
+// succeeds, for writes that got in before the fault was noticed). It
+// returns the keys acknowledged.
+func writeDuringFault(t *testing.T, s *pebble.Store, prefix string) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var acked []string
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				key := fmt.Sprintf("%s-%d-%d", prefix, w, i)
+				start := time.Now()
+				err := set(s, key, "v")
+				if took := time.Since(start); took > 5*time.Second {
+					t.Errorf("a write during the fault took %v", took)
+				}
+				switch {
+				case err == nil:
+					mu.Lock()
+					acked = append(acked, key)
+					mu.Unlock()
+				case !errors.Is(err, storage.ErrUnavailable):
+					t.Errorf("a write during the fault: %v, want an error wrapping storage.ErrUnavailable", err)
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("writers during the fault never finished: the store is wedged")
+	}
+	return acked
+}
+
+func TestStore_Fault_WALWriteOrSync(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kinds []errorfs.OpKind
+		err   error
+	}{
+		{"ENOSPC on WAL writes", []errorfs.OpKind{errorfs.OpFileWrite, errorfs.OpCreate, errorfs.OpReuseForWrite}, syscall.ENOSPC},
+		{"EIO on WAL syncs", []errorfs.OpKind{errorfs.OpFileSync, errorfs.OpFileSyncData, errorfs.OpFileSyncTo}, syscall.EIO},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fault{suffix: ".log", kinds: tc.kinds, err: tc.err}
+			s, err := pebble.Open(pebble.Options{Dir: "db", FS: errorfs.Wrap(vfs.NewMem(), f)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var acked []string
+			for i := 0; i < 50; i++ {
+				key := fmt.Sprintf("before-%d", i)
+				if err := set(s, key, "v"); err != nil {
+					t.Fatal(err)
+				}
+				acked = append(acked, key)
+			}
+			f.on.Store(true)
+			acked = append(acked, writeDuringFault(t, s, "during")...)
+			if f.hits.Load() == 0 {
+				t.Fatal("the fault was never hit")
+			}
+			if err := s.Health(); !errors.Is(err, storage.ErrUnavailable) {
+				t.Fatalf("Health during the fault = %v", err)
+			}
+			// Reads go on.
+			if v, ok := storagetest.MustGet(t, s, "before-0"); !ok || v != "v" {
+				t.Fatalf("read during the fault: %q %v", v, ok)
+			}
+			f.on.Store(false)
+			waitHealthy(t, s, 20*time.Second)
+			if err := set(s, "after", "v"); err != nil {
+				t.Fatalf("write after the fault: %v", err)
+			}
+			if s.Reopens() == 0 {
+				t.Fatal("the store never reopened")
+			}
+			for _, k := range append(acked, "after") {
+				if _, ok := storagetest.MustGet(t, s, k); !ok {
+					t.Fatalf("acknowledged write %s lost", k)
+				}
+			}
+		})
+	}
+}
+
+// A failed flush (an sstable that cannot be written) breaks the store as
+// a failed WAL write does: Pebble would retry it at once, for ever.
+func TestStore_Fault_Flush(t *testing.T) {
+	f := &fault{suffix: ".sst", kinds: writeKinds, err: syscall.ENOSPC}
+	s, err := pebble.Open(pebble.Options{Dir: "db", FS: errorfs.Wrap(vfs.NewMem(), f), MemTableBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f.on.Store(true)
+	value := strings.Repeat("x", 4096)
+	var acked []string
+	deadline := time.Now().Add(30 * time.Second)
+	for s.Health() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("writing 1 MiB memtables with failing flushes never broke the store")
+		}
+		key := fmt.Sprintf("k%d", len(acked))
+		if err := set(s, key, value); err == nil {
+			acked = append(acked, key)
+		}
+	}
+	acked = append(acked, writeDuringFault(t, s, "during")...)
+	f.on.Store(false)
+	waitHealthy(t, s, 20*time.Second)
+	if err := set(s, "after", value); err != nil {
+		t.Fatalf("write after the fault: %v", err)
+	}
+	for _, k := range acked {
+		if _, ok := storagetest.MustGet(t, s, k); !ok {
+			t.Fatalf("acknowledged write %s lost", k)
+		}
+	}
+}
+
+// A panic during a commit (here from the ReadCached hook, which runs with
+// the commit lock held) releases every lock: later writes are answered,
+// and once the store has reopened they succeed.
+func TestStore_PanicInCommit_NeverWedges(t *testing.T) {
+	var panicking atomic.Bool
+	s, err := pebble.Open(pebble.Options{Dir: "db", FS: vfs.NewMem(), ReadCached: func(key []byte) bool {
+		if panicking.Load() && string(key) == "boom" {
+			panic("injected")
+		}
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := set(s, "before", "v"); err != nil {
+		t.Fatal(err)
+	}
+	panicking.Store(true)
+	if err := set(s, "boom", "v"); !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("commit that panicked: %v", err)
+	}
+	panicking.Store(false)
+	done := make(chan error, 1)
+	go func() {
+		waitHealthy(t, s, 20*time.Second)
+		done <- set(s, "after", "v")
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("writes after a panic never finished")
+	}
+	if _, ok := storagetest.MustGet(t, s, "before"); !ok {
+		t.Fatal("acknowledged write lost")
+	}
+}
+
+// Close returns promptly while the store is broken and cannot reopen.
+func TestStore_Close_WhileBroken(t *testing.T) {
+	f := &fault{suffix: "", kinds: writeKinds, err: syscall.ENOSPC}
+	s, err := pebble.Open(pebble.Options{Dir: "db", FS: errorfs.Wrap(vfs.NewMem(), f)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.on.Store(true) // every change fails: reopening cannot succeed
+	if err := set(s, "k", "v"); !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("write: %v", err)
+	}
+	start := time.Now()
+	s.Close()
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("Close took %v", took)
+	}
+}
+
+func TestStore_Open_DirectoryInUse(t *testing.T) {
+	dir := t.TempDir()
+	s, err := pebble.Open(pebble.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pebble.Open(pebble.Options{Dir: dir}); !errors.Is(err, pebble.ErrLocked) {
+		t.Fatalf("second Open in this process: %v", err)
+	}
+	s.Close()
+	// Another process holding the lock is named with its pid.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldLock$")
+	cmd.Env = append(os.Environ(), "DYNAGO_HOLD_LOCK="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	buf := make([]byte, 6)
+	if _, err := stdout.Read(buf); err != nil || string(buf[:6]) != "locked" {
+		t.Fatalf("helper: %q %v", buf, err)
+	}
+	_, err = pebble.Open(pebble.Options{Dir: dir})
+	want := fmt.Sprintf("data directory %s is in use by another dynago (pid %d)", dir, cmd.Process.Pid)
+	if !errors.Is(err, pebble.ErrLocked) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Open of a directory another process holds: %v, want %q", err, want)
+	}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b)
+	return b
+}
+
+// TestHelperHoldLock opens the store in $DYNAGO_HOLD_LOCK and holds it
+// until killed (a helper process for TestStore_Open_DirectoryInUse).
+func TestHelperHoldLock(t *testing.T) {
+	dir := os.Getenv("DYNAGO_HOLD_LOCK")
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	if _, err := pebble.Open(pebble.Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("locked")
+	time.Sleep(time.Minute)
+}
+
+// TestStore_FullDisk_Tmpfs fills a real 8 MiB tmpfs (needs root to
+// mount; CI runs as root) with the store, then frees space: writes fail
+// promptly while full and resume without a restart, and every
+// acknowledged write is there, also after a real reopen.
+func TestStore_FullDisk_Tmpfs(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	defer exec.Command("umount", "-l", mnt).Run()
+	ballast := filepath.Join(mnt, "ballast")
+	if err := os.WriteFile(ballast, make([]byte, 2<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(mnt, "db")
+	s, err := pebble.Open(pebble.Options{Dir: dir, MemTableBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := string(randomBytes(8192)) // incompressible
+	var acked []string
+	deadline := time.Now().Add(60 * time.Second)
+	for s.Health() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the disk never filled")
+		}
+		key := fmt.Sprintf("k%06d", len(acked))
+		start := time.Now()
+		err := set(s, key, value)
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("a write took %v", took)
+		}
+		if err == nil {
+			acked = append(acked, key)
+		} else if !errors.Is(err, storage.ErrUnavailable) {
+			t.Fatalf("write on a full disk: %v", err)
+		}
+	}
+	t.Logf("disk full after %d writes: %v", len(acked), s.Health())
+	acked = append(acked, writeDuringFault(t, s, "during")...)
+	t.Logf("%d reopens while full", s.Reopens())
+	if _, ok := storagetest.MustGet(t, s, acked[0]); !ok {
+		t.Fatal("read on a full disk failed")
+	}
+	if err := os.Remove(ballast); err != nil {
+		t.Fatal(err)
+	}
+	waitHealthy(t, s, 30*time.Second)
+	if err := set(s, "after", "v"); err != nil {
+		t.Fatalf("write after space returned: %v", err)
+	}
+	acked = append(acked, "after")
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Logf("Close: %v", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("Close took %v", took)
+	}
+	s, err = pebble.Open(pebble.Options{Dir: dir, MemTableBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, k := range acked {
+		if _, ok := storagetest.MustGet(t, s, k); !ok {
+			t.Fatalf("acknowledged write %s lost", k)
+		}
+	}
+}
