@@ -29,7 +29,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		Short:         "A DynamoDB-compatible database and single-table-design workbench",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
@@ -37,6 +39,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newInsightsCommand(stdout))
 	root.AddCommand(newDesignCommand(stdout, stderr))
+	root.AddCommand(newVersionCommand(stdout))
 	if err := root.Execute(); err != nil {
 		var fe errFindings
 		if errors.As(err, &fe) {

@@ -252,14 +252,36 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	eng.Close()
-	if cerr := store.Close(); err == nil {
+	if cerr := closeStorage(eng, store, logger); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		logger.Info("stopped: storage closed")
 	}
 	return err
+}
+
+// storageCloseGrace bounds how long stopping waits for the engine's
+// background work and the store to close, after the requests' grace.
+const storageCloseGrace = 10 * time.Second
+
+// closeStorage stops the engine and closes the store, giving up after
+// storageCloseGrace whatever state storage is in (the Pebble store itself
+// returns within seconds after a disk fault; a TiKV cluster that stopped
+// answering may not): SIGTERM always ends the process.
+func closeStorage(eng *engine.Engine, store io.Closer, logger *slog.Logger) error {
+	done := make(chan error, 1)
+	go func() {
+		eng.Close()
+		done <- store.Close()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(storageCloseGrace):
+		logger.Warn("shutdown: storage did not close in time; exiting anyway (acknowledged writes are durable)", "grace", storageCloseGrace)
+		return nil
+	}
 }
 
 // freshConns tracks the server's connections that have not yet sent a

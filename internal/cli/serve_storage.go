@@ -66,6 +66,9 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 				return nil, "", usageError{fmt.Errorf("--%s needs --storage tikv", f)}
 			}
 		}
+		if o.inMemory && o.storage.set["data-dir"] {
+			return nil, "", usageError{fmt.Errorf("--in-memory and --data-dir %s conflict: --in-memory keeps nothing on disk; give one of them", o.dataDir)}
+		}
 		st, err := pebble.Open(pebble.Options{Dir: o.dataDir, InMemory: o.inMemory, Logger: logger, ReadCached: catalog.IsKey})
 		if err != nil {
 			return nil, "", err

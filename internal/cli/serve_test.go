@@ -2,11 +2,13 @@ package cli
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/storage/pebble"
 	"github.com/dynago/dynago/internal/throttle"
 )
 
@@ -50,6 +52,7 @@ func TestServe_StorageFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--storage", "foo"}, `invalid --storage "foo"`},
+		{[]string{"--in-memory", "--data-dir", "/x"}, "--in-memory and --data-dir /x conflict"},
 		{[]string{"--pd", "127.0.0.1:2379"}, "--pd needs --storage tikv"},
 		{[]string{"--in-memory", "--tikv-namespace", "x"}, "--tikv-namespace needs --storage tikv"},
 		{[]string{"--in-memory", "--tikv-stamp-window", "1s"}, "--tikv-stamp-window needs --storage tikv"},
@@ -71,5 +74,38 @@ func TestServe_StorageFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("serve %v: exit %d, %q; want exit 2 and %q", tc.args, code, errOut.String(), tc.want)
 		}
+	}
+}
+
+// TestServe_DataDirInUse: a second server on the same data directory is
+// refused with the pid of the first, and nothing else is touched.
+func TestServe_DataDirInUse(t *testing.T) {
+	dir := t.TempDir()
+	st, err := pebble.Open(pebble.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var out, errOut strings.Builder
+	code := Main([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir}, &out, &errOut)
+	// In one process the lock is the process's own; another dynago would
+	// be named with its pid (storage/pebble's TestStore_Open_DirectoryInUse).
+	if want := "data directory " + dir + " is already open in this process"; code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Fatalf("exit %d, %q; want exit 1 and %q", code, errOut.String(), want)
+	}
+}
+
+// TestVersion: "dynago version" and "dynago --version" print the same
+// line, naming the binary, its commit (or "commit unknown") and Go.
+func TestVersion(t *testing.T) {
+	var a, b, errOut strings.Builder
+	if code := Main([]string{"version"}, &a, &errOut); code != 0 {
+		t.Fatalf("version: exit %d %s", code, errOut.String())
+	}
+	if code := Main([]string{"--version"}, &b, &errOut); code != 0 {
+		t.Fatalf("--version: exit %d %s", code, errOut.String())
+	}
+	if a.String() != b.String() || !strings.HasPrefix(a.String(), "dynago ") || !strings.Contains(a.String(), "commit ") || !strings.Contains(a.String(), runtime.Version()) {
+		t.Fatalf("version %q, --version %q", a.String(), b.String())
 	}
 }

@@ -279,7 +279,13 @@ func (e *Engine) every(interval time.Duration, name string, fn func(ctx context.
 			case <-t.C:
 			}
 			if err := fn(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
-				e.opts.Logger.Warn(name, "err", err)
+				if errors.Is(err, storage.ErrUnavailable) {
+					// The store has logged the fault once; it reports
+					// it through Health until it recovers.
+					e.opts.Logger.Debug(name, "err", err)
+				} else {
+					e.opts.Logger.Warn(name, "err", err)
+				}
 			}
 		}
 	}()
@@ -294,6 +300,17 @@ func (e *Engine) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	e.releaseLeases(ctx)
+}
+
+// Health returns nil while the store accepts writes, and otherwise why
+// it does not (an error wrapping storage.ErrUnavailable: a disk fault the
+// store is recovering from; see storage.HealthReporter). Stores that
+// cannot tell are always healthy.
+func (e *Engine) Health() error {
+	if h, ok := e.store.(storage.HealthReporter); ok {
+		return h.Health()
+	}
+	return nil
 }
 
 type regionKey struct{}

@@ -28,6 +28,7 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/wire"
 )
 
@@ -172,7 +173,10 @@ func mediaType(r *http.Request) string {
 // "healthy: dynamodb.us-east-1.amazonaws.com ", trailing space included:
 // dynalite's connection tests, recorded from DynamoDB; ScyllaDB
 // Alternator's test_health.py), with a request id and x-amz-crc32. Before
-// the store is open it answers 503 "starting: <host>".
+// the store is open it answers 503 "starting: <host> ", and while the
+// store refuses writes after a storage fault 503 "unhealthy: <host>
+// <reason>" (dynago's own: DynamoDB's endpoint is never unhealthy to its
+// clients).
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
@@ -180,6 +184,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	status, body := http.StatusOK, "healthy: "+r.Host+" "
 	if !s.ready.Load() {
 		status, body = http.StatusServiceUnavailable, "starting: "+r.Host+" "
+	} else if err := s.engine.Health(); err != nil {
+		status, body = http.StatusServiceUnavailable, "unhealthy: "+r.Host+" "+err.Error()+"\n"
 	}
 	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -422,7 +428,11 @@ func renderError(dst []byte, err error, log *slog.Logger, id, op string) ([]byte
 		if errors.Is(err, context.Canceled) {
 			e = ddberr.New(ddberr.RequestLimitExceeded, "Request was cancelled")
 		} else {
-			log.Error("internal error", "op", op, "id", id, "err", err)
+			level := slog.LevelError
+			if errors.Is(err, storage.ErrUnavailable) {
+				level = slog.LevelDebug // the store has logged the fault once
+			}
+			log.Log(context.Background(), level, "internal error", "op", op, "id", id, "err", err)
 			e = ddberr.Internal(err)
 		}
 	}

@@ -1,10 +1,23 @@
 package pebble
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
 )
+
+// ErrLocked is matched (errors.Is) by the error of an Open whose data
+// directory is already open, in another process or this one. The error's
+// own message names the directory and, when the system reports it, the
+// process: "data directory DIR is in use by another dynago (pid N)".
+var ErrLocked = errors.New("data directory is in use")
+
+// lockedError is an error that matches ErrLocked.
+type lockedError string
+
+func (e lockedError) Error() string        { return string(e) }
+func (e lockedError) Is(target error) bool { return target == ErrLocked }
 
 // locked holds the data directories this process has open, by absolute
 // path.
@@ -23,7 +36,7 @@ func lockInProcess(dir string) (release func(), err error) {
 	locked.Lock()
 	defer locked.Unlock()
 	if locked.dirs[abs] {
-		return nil, fmt.Errorf("%w: data directory %s is already open in this process", ErrLocked, dir)
+		return nil, lockedError(fmt.Sprintf("data directory %s is already open in this process", dir))
 	}
 	if locked.dirs == nil {
 		locked.dirs = map[string]bool{}

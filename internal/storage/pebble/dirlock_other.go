@@ -3,7 +3,6 @@
 package pebble
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +18,6 @@ type dirLock struct {
 	release func()
 }
 
-// ErrLocked is returned by Open when another process holds the data
-// directory's lock.
-var ErrLocked = errors.New("data directory is in use")
-
 func lockDir(dir string) (*dirLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -34,7 +29,7 @@ func lockDir(dir string) (*dirLock, error) {
 	c, err := vfs.Default.Lock(filepath.Join(dir, "LOCK"))
 	if err != nil {
 		release()
-		return nil, fmt.Errorf("%w: data directory %s is in use by another dynago (%v)", ErrLocked, dir, err)
+		return nil, lockedError(fmt.Sprintf("data directory %s is in use by another dynago (%v)", dir, err))
 	}
 	return &dirLock{c, release}, nil
 }

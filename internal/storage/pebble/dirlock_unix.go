@@ -21,12 +21,6 @@ type dirLock struct {
 	release func()
 }
 
-// ErrLocked is returned by Open when another process holds the data
-// directory's lock; its message names the directory and, when the system
-// reports it, the process: "data directory DIR is in use by another
-// dynago (pid N)".
-var ErrLocked = errors.New("data directory is in use")
-
 // lockDir takes dir's lock, creating dir if needed.
 func lockDir(dir string) (*dirLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -61,7 +55,7 @@ func lockFile(dir string) (*dirLock, error) {
 		}
 		f.Close()
 		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EACCES) {
-			return nil, fmt.Errorf("%w: data directory %s is in use by another dynago%s", ErrLocked, dir, pid)
+			return nil, lockedError(fmt.Sprintf("data directory %s is in use by another dynago%s", dir, pid))
 		}
 		return nil, fmt.Errorf("lock data directory %s: %w", dir, err)
 	}

@@ -259,7 +259,7 @@ func Open(opts Options) (*Store, error) {
 		}
 		l, err := s.fs.Lock(s.fs.PathJoin(s.dir, "LOCK"))
 		if err != nil {
-			return nil, fmt.Errorf("%w: data directory %s: %v", ErrLocked, s.dir, err)
+			return nil, lockedError(fmt.Sprintf("data directory %s is in use (%v)", s.dir, err))
 		}
 		s.lock = l
 	}
@@ -535,7 +535,8 @@ func (in *instance) logBackground(err error) {
 	}
 	now := time.Now().UnixNano()
 	if last := in.lastLog.Load(); now-last > int64(10*time.Second) && in.lastLog.CompareAndSwap(last, now) {
-		in.s.log.Error("storage background error", "err", err)
+		msg, _, _ := strings.Cut(err.Error(), "\n") // not Pebble's attached stack traces
+		in.s.log.Error("storage background error", "err", msg)
 	}
 }
 
