@@ -49,13 +49,16 @@ func backfillDuty(table uint64, ixNum uint16) string {
 // already; Close stops it.
 func (e *Engine) startBackfill(name string, table uint64, ixNum uint16) {
 	duty := backfillDuty(table, ixNum)
-	e.backfillsMu.Lock()
-	if e.backfills == nil {
-		e.backfills = map[string]bool{}
-	}
-	running := e.backfills[duty]
-	e.backfills[duty] = true
-	e.backfillsMu.Unlock()
+	running := func() bool {
+		e.backfillsMu.Lock()
+		defer e.backfillsMu.Unlock()
+		if e.backfills == nil {
+			e.backfills = map[string]bool{}
+		}
+		running := e.backfills[duty]
+		e.backfills[duty] = true
+		return running
+	}()
 	if running {
 		return
 	}
@@ -64,8 +67,8 @@ func (e *Engine) startBackfill(name string, table uint64, ixNum uint16) {
 		defer e.bg.Done()
 		defer func() {
 			e.backfillsMu.Lock()
+			defer e.backfillsMu.Unlock()
 			delete(e.backfills, duty)
-			e.backfillsMu.Unlock()
 		}()
 		held, err := e.holdLease(e.bgCtx, duty, backfillLease)
 		if err == nil && held {

@@ -211,17 +211,15 @@ const (
 // forgetStats drops a table's cached statistics (its indexes changed).
 func (e *Engine) forgetStats(table uint64) {
 	e.statsMu.Lock()
+	defer e.statsMu.Unlock()
 	delete(e.stats, table)
-	e.statsMu.Unlock()
 }
 
 // tableStats counts a table's items and index entries and their sizes by
 // scanning their stored headers (nothing is decoded).
 func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, error) {
 	now := e.opts.Now()
-	e.statsMu.Lock()
-	st, ok := e.stats[t.Number]
-	e.statsMu.Unlock()
+	st, ok := e.cachedStats(t.Number)
 	if ok && st.took > statsSlowScan && now.Sub(st.at) < statsTTL {
 		return st, nil
 	}
@@ -263,7 +261,15 @@ func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, 
 	}
 	st.took = time.Since(start)
 	e.statsMu.Lock()
+	defer e.statsMu.Unlock()
 	e.stats[t.Number] = st
-	e.statsMu.Unlock()
 	return st, nil
+}
+
+// cachedStats returns a table's cached statistics, if any.
+func (e *Engine) cachedStats(table uint64) (tableStats, bool) {
+	e.statsMu.Lock()
+	defer e.statsMu.Unlock()
+	st, ok := e.stats[table]
+	return st, ok
 }

@@ -72,6 +72,7 @@ func (e *Engine) holdLease(ctx context.Context, duty string, ttl time.Duration) 
 		return tx.Set(key, binary.BigEndian.AppendUint64(out, uint64(now.Add(ttl).UnixNano())))
 	})
 	e.leases.mu.Lock()
+	defer e.leases.mu.Unlock()
 	if e.leases.held == nil {
 		e.leases.held = map[string]bool{}
 	}
@@ -80,20 +81,22 @@ func (e *Engine) holdLease(ctx context.Context, duty string, ttl time.Duration) 
 	} else {
 		delete(e.leases.held, duty)
 	}
-	e.leases.mu.Unlock()
 	return held && err == nil, err
 }
 
 // releaseLeases deletes the leases this node holds, so that another node
 // takes the duties over at once.
 func (e *Engine) releaseLeases(ctx context.Context) {
-	e.leases.mu.Lock()
-	duties := make([]string, 0, len(e.leases.held))
-	for d := range e.leases.held {
-		duties = append(duties, d)
-	}
-	e.leases.held = nil
-	e.leases.mu.Unlock()
+	duties := func() []string {
+		e.leases.mu.Lock()
+		defer e.leases.mu.Unlock()
+		duties := make([]string, 0, len(e.leases.held))
+		for d := range e.leases.held {
+			duties = append(duties, d)
+		}
+		e.leases.held = nil
+		return duties
+	}()
 	for _, duty := range duties {
 		e.releaseLease(ctx, duty)
 	}
@@ -119,8 +122,8 @@ func (e *Engine) releaseLease(ctx context.Context, duty string) {
 		e.opts.Logger.Warn("release lease", "duty", duty, "err", err)
 	}
 	e.leases.mu.Lock()
+	defer e.leases.mu.Unlock()
 	delete(e.leases.held, duty)
-	e.leases.mu.Unlock()
 }
 
 // duty runs fn every interval until Close, on whichever node holds the

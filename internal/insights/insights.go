@@ -199,37 +199,7 @@ func (r *Recorder) Top(sp Space, w Window, n int) Top {
 		return out
 	}
 	sr := v.(*spaceRec)
-	secs := w.Seconds()
-	sr.mu.Lock()
-	var merged [views]map[string]*Contributor
-	for i := range merged {
-		merged[i] = map[string]*Contributor{}
-	}
-	for si := range sr.slots {
-		s := &sr.slots[si]
-		if !w.holds(s.start) {
-			continue
-		}
-		for vi := range s.sketches {
-			sk := &s.sketches[vi]
-			for _, e := range sk.h.es {
-				c := merged[vi][e.key]
-				if c == nil {
-					c = &Contributor{Key: []byte(e.key), PartitionKeyLen: e.pkLen}
-					merged[vi][e.key] = c
-				}
-				c.ReadUnits += e.read / secs
-				c.WriteUnits += e.write / secs
-				c.Throttled += int(e.throttled)
-				if vi >= throttledPK {
-					c.Error += e.err
-				} else {
-					c.Error += e.err / secs
-				}
-			}
-		}
-	}
-	sr.mu.Unlock()
+	merged := sr.merge(w)
 	rank := func(m map[string]*Contributor, throttled bool) []Contributor {
 		cs := make([]Contributor, 0, len(m))
 		for _, c := range m {
@@ -362,6 +332,43 @@ type usageSlot struct {
 	read, write float64
 }
 
+// merge sums the slots w holds into one map of contributors per view, in
+// units a second (errors of the throttled views as counts).
+func (sr *spaceRec) merge(w Window) [views]map[string]*Contributor {
+	secs := w.Seconds()
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	var merged [views]map[string]*Contributor
+	for i := range merged {
+		merged[i] = map[string]*Contributor{}
+	}
+	for si := range sr.slots {
+		s := &sr.slots[si]
+		if !w.holds(s.start) {
+			continue
+		}
+		for vi := range s.sketches {
+			sk := &s.sketches[vi]
+			for _, e := range sk.h.es {
+				c := merged[vi][e.key]
+				if c == nil {
+					c = &Contributor{Key: []byte(e.key), PartitionKeyLen: e.pkLen}
+					merged[vi][e.key] = c
+				}
+				c.ReadUnits += e.read / secs
+				c.WriteUnits += e.write / secs
+				c.Throttled += int(e.throttled)
+				if vi >= throttledPK {
+					c.Error += e.err
+				} else {
+					c.Error += e.err / secs
+				}
+			}
+		}
+	}
+	return merged
+}
+
 // Consumed records units consumed in sp at now.
 func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) {
 	v, ok := r.usage.Load(sp)
@@ -371,6 +378,7 @@ func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) 
 	u := v.(*usage)
 	start := slotStart(now)
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	s := &u.slots[(start/int64(Slot/time.Second))%int64(Slots)]
 	if s.start != start {
 		*s = usageSlot{start: start}
@@ -380,7 +388,6 @@ func (r *Recorder) Consumed(now time.Time, sp Space, write bool, units float64) 
 	} else {
 		s.read += units
 	}
-	u.mu.Unlock()
 }
 
 // Usage returns the read and write units a second sp consumed over w.

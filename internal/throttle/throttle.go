@@ -353,11 +353,17 @@ func (l *Limiter) admit(now time.Time, d *Demand) Limit {
 // that ran hot.
 func (l *Limiter) Charge(now time.Time, demands []Demand) {
 	for i := range demands {
-		d := &demands[i]
-		if d.Units <= 0 {
-			continue
+		if demands[i].Units > 0 {
+			l.charge(now, &demands[i])
 		}
-		st := l.state(d.Space, d.Settings, now)
+	}
+}
+
+// charge records one demand.
+func (l *Limiter) charge(now time.Time, d *Demand) {
+	{
+		st := l.state(d.Space, d.Settings, now) // locked
+		defer st.mu.Unlock()
 		w := idx(d.Write)
 		var buf [8]byte
 		pos := d.position(&buf)
@@ -378,7 +384,6 @@ func (l *Limiter) Charge(now time.Time, demands []Demand) {
 		if st.served[w].add(now, d.Units) && d.Settings.OnDemand {
 			l.peak(st, w, now)
 		}
-		st.mu.Unlock()
 	}
 }
 

@@ -108,15 +108,20 @@ func (c *Cluster) Open(t testing.TB, opts store.Options) *store.Store {
 	return s
 }
 
+// addNode records a node's client, closed with the cluster.
+func (c *Cluster) addNode(kv *tikv.KVStore) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nodes = append(c.nodes, kv)
+}
+
 // OpenNode returns a new node's store on the cluster.
 func (c *Cluster) OpenNode(opts store.Options) (*store.Store, error) {
 	kv, err := c.newKV()
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.nodes = append(c.nodes, kv)
-	c.mu.Unlock()
+	c.addNode(kv)
 	return store.New(kv, opts), nil
 }
 

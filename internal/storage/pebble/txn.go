@@ -1,0 +1,254 @@
+// Transactions and iterators over one instance of the store.
+
+package pebble
+
+import (
+	"errors"
+	"io"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// reader is what transactions read from: the DB or a snapshot.
+type reader interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+	NewIter(o *pebble.IterOptions) (*pebble.Iterator, error)
+}
+
+func get(r reader, key []byte) ([]byte, error) {
+	v, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), v...)
+	closer.Close()
+	return out, nil
+}
+
+func scan(r reader, lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	it, err := r.NewIter(iterOptions(lower, upper))
+	if err != nil {
+		return nil, err
+	}
+	return &iterator{it: it, reverse: reverse}, nil
+}
+
+// write is one buffered write of a read-write transaction.
+type write struct {
+	key    string
+	value  []byte
+	delete bool
+}
+
+// stampedWrite is a SetStamped call, keyed when the stamp is known.
+type stampedWrite struct {
+	prefix, suffix, value []byte
+}
+
+// rwTxn is a read-write transaction. Transactions are small (one item, or
+// a batch of at most a hundred), so the read and write sets are slices.
+type rwTxn struct {
+	s       *Store
+	in      *instance // the instance it began on
+	start   uint64
+	reads   []string
+	writes  []write
+	stamped []stampedWrite
+	batch   *pebble.Batch
+	ranges  [][2][]byte // DeleteRange's [lower, upper), for the read cache
+	done    bool
+}
+
+var errFinished = errors.New("pebble: transaction finished")
+
+// ownWrite returns the transaction's last buffered write of key.
+func (t *rwTxn) ownWrite(key []byte) (write, bool) {
+	for i := len(t.writes) - 1; i >= 0; i-- {
+		if t.writes[i].key == string(key) {
+			return t.writes[i], true
+		}
+	}
+	return write{}, false
+}
+
+func (t *rwTxn) Get(key []byte) ([]byte, error) {
+	if t.done {
+		return nil, errFinished
+	}
+	if w, ok := t.ownWrite(key); ok {
+		if w.delete {
+			return nil, storage.ErrNotFound
+		}
+		return append([]byte(nil), w.value...), nil
+	}
+	t.reads = append(t.reads, string(key))
+	return t.in.get(key)
+}
+
+func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	if t.done {
+		return nil, errFinished
+	}
+	return scan(t.in.db, lower, upper, reverse)
+}
+
+func (t *rwTxn) Set(key, value []byte) error {
+	if t.done {
+		return errFinished
+	}
+	t.writes = append(t.writes, write{key: string(key), value: append([]byte(nil), value...)})
+	return nil
+}
+
+func (t *rwTxn) SetStamped(prefix, suffix, value []byte) error {
+	if t.done {
+		return errFinished
+	}
+	if len(t.stamped) == 1<<16 {
+		return storage.ErrTooManyStamped
+	}
+	t.stamped = append(t.stamped, stampedWrite{
+		prefix: append([]byte(nil), prefix...),
+		suffix: append([]byte(nil), suffix...),
+		value:  append([]byte(nil), value...),
+	})
+	return nil
+}
+
+func (t *rwTxn) Delete(key []byte) error {
+	if t.done {
+		return errFinished
+	}
+	t.writes = append(t.writes, write{key: string(key), delete: true})
+	return nil
+}
+
+func (t *rwTxn) Commit() error {
+	if t.done {
+		return errFinished
+	}
+	t.done = true
+	if len(t.writes) == 0 && len(t.stamped) == 0 {
+		return nil
+	}
+	t.batch = t.in.db.NewBatch()
+	for _, w := range t.writes {
+		var err error
+		if w.delete {
+			err = t.batch.Delete([]byte(w.key), nil)
+		} else {
+			err = t.batch.Set([]byte(w.key), w.value, nil)
+		}
+		if err != nil {
+			t.batch.Close()
+			return err
+		}
+	}
+	return t.in.commit(t) // it owns the batch from here
+}
+
+func (t *rwTxn) Rollback() { t.done = true }
+
+// roTxn is a ReadOnly (r is the DB, s is set) or Snapshot (r is snap)
+// transaction.
+type roTxn struct {
+	in   *instance // ReadOnly only: reads go through its read cache
+	r    reader
+	snap *pebble.Snapshot
+	done bool
+}
+
+func (t *roTxn) Get(key []byte) ([]byte, error) {
+	if t.done {
+		return nil, errFinished
+	}
+	if t.in != nil {
+		return t.in.get(key)
+	}
+	return get(t.r, key)
+}
+
+func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
+	if t.done {
+		return nil, errFinished
+	}
+	return scan(t.r, lower, upper, reverse)
+}
+
+func (t *roTxn) Set(key, value []byte) error { return storage.ErrReadOnly }
+
+func (t *roTxn) Delete(key []byte) error { return storage.ErrReadOnly }
+
+func (t *roTxn) SetStamped(prefix, suffix, value []byte) error {
+	return storage.ErrReadOnly
+}
+
+func (t *roTxn) Commit() error {
+	t.Rollback()
+	return nil
+}
+
+func (t *roTxn) Rollback() {
+	if t.done {
+		return
+	}
+	t.done = true
+	if t.snap != nil {
+		t.snap.Close()
+	}
+}
+
+// iterOptions returns Pebble bounds; an empty bound means unbounded (Pebble
+// rejects empty, non-nil bounds in its invariant checks).
+func iterOptions(lower, upper []byte) *pebble.IterOptions {
+	o := &pebble.IterOptions{}
+	if len(lower) > 0 {
+		o.LowerBound = lower
+	}
+	if len(upper) > 0 {
+		o.UpperBound = upper
+	}
+	return o
+}
+
+// iterator adapts a Pebble iterator to storage.Iterator.
+type iterator struct {
+	it      *pebble.Iterator
+	reverse bool
+	started bool
+	closed  bool
+	err     error // Close's result, returned again by later calls
+}
+
+func (i *iterator) Next() bool {
+	if !i.started {
+		i.started = true
+		if i.reverse {
+			return i.it.Last()
+		}
+		return i.it.First()
+	}
+	if i.reverse {
+		return i.it.Prev()
+	}
+	return i.it.Next()
+}
+
+func (i *iterator) Key() []byte { return i.it.Key() }
+
+func (i *iterator) Value() []byte { return i.it.Value() }
+
+// Close closes the Pebble iterator once; later calls return the first
+// call's result (Pebble recycles closed iterators, so closing one twice
+// would hand it to two users).
+func (i *iterator) Close() error {
+	if !i.closed {
+		i.closed, i.err = true, i.it.Close()
+	}
+	return i.err
+}
