@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Key is one access key: a credentials-file profile's aws_access_key_id,
@@ -33,9 +34,10 @@ type Keys struct {
 	byID map[string]*keyEntry
 }
 
-// keyEntry is a Key as the set holds it.
+// keyEntry is a Key and the signing key last derived from it.
 type keyEntry struct {
 	Key
+	derived atomic.Pointer[derivedKey]
 }
 
 // NewKeys returns the set of the given keys. An empty AccessKeyID or
