@@ -26,9 +26,9 @@ func benchRequest(b *testing.B, presign bool) (*captured, []byte) {
 // signing key stays cached, as it does for a client's requests of a day).
 func BenchmarkVerify(b *testing.B) {
 	for _, presign := range []bool{false, true} {
-		name := "header"
+		name := "signed=header"
 		if presign {
-			name = "presigned"
+			name = "signed=query"
 		}
 		b.Run(name, func(b *testing.B) {
 			got, body := benchRequest(b, presign)
