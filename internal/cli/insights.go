@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -266,8 +267,17 @@ func getJSON(endpoint, path string, q url.Values, what string, v any) error {
 		return usageError{fmt.Errorf("--endpoint must be an http(s) URL such as http://127.0.0.1:8000, not %q", endpoint)}
 	}
 	u.RawQuery = q.Encode()
-	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Get(u.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	client, err := signRequest(ctx, req)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return fmt.Errorf("cannot reach the server at %s: %w", endpoint, err)
 	}
@@ -277,9 +287,17 @@ func getJSON(endpoint, path string, q url.Values, what string, v any) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		var e struct{ Error string }
+		var e struct {
+			Error   string
+			Type    string `json:"__type"`
+			Message string `json:"message"`
+		}
 		if json.Unmarshal(body, &e) == nil && e.Error != "" {
 			return fmt.Errorf("%s", e.Error)
+		}
+		if e.Type != "" { // a signature the server refused (serve --credentials)
+			_, code, _ := strings.Cut(e.Type, "#")
+			return fmt.Errorf("%s refused the request: %s: %s (the AWS credentials are taken from the environment or AWS_PROFILE)", endpoint, code, e.Message)
 		}
 		return fmt.Errorf("%s answered %s (is it a dynago server?)", endpoint, resp.Status)
 	}

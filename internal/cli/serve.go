@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dynago/dynago/internal/auth"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/pricing"
@@ -48,6 +49,12 @@ type serveOptions struct {
 	lenientInts bool
 	designs     []string
 	strict      bool
+	credentials string
+	tlsCert     string
+	tlsKey      string
+	maxConns    int
+	readHeader  time.Duration
+	idle        time.Duration
 	storage     storageOptions
 }
 
@@ -92,6 +99,12 @@ in-flight requests finish.`,
 	f.StringVar(&o.cpuProfile, "cpu-profile", "", "write a Go CPU profile to this file until the server stops")
 	f.StringArrayVar(&o.designs, "design", nil, "attach a design file to its table (repeatable): each request is classified against its access patterns, reported by dynago design traffic, GET /design/traffic and the dynago_design_* metrics")
 	f.BoolVar(&o.strict, "design-strict", false, "with --design, refuse a Scan no access pattern declares (AccessDeniedException), for dev and CI")
+	f.StringVar(&o.credentials, "credentials", "", "verify every request's AWS Signature Version 4 against the access keys in FILE (the AWS shared-credentials format: [profile] sections with aws_access_key_id and aws_secret_access_key), as DynamoDB does; without it any well-formed credentials are accepted")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS (HTTP/1.1 and HTTP/2) with this PEM certificate (chain) on --addr; needs --tls-key; plain HTTP on the port is then refused")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
+	f.IntVar(&o.maxConns, "max-connections", defaultMaxConnections, "most connections served at once; past it a new connection is answered 503 and closed")
+	f.DurationVar(&o.readHeader, "read-header-timeout", 30*time.Second, "how long a client may take to send a request's headers (and the TLS handshake) before its connection is closed")
+	f.DurationVar(&o.idle, "idle-timeout", 5*time.Minute, "how long an idle keep-alive connection stays open")
 	f.BoolVar(&o.lenientInts, "accept-string-numbers", false, `accept "5" for 5 in integer request members (Limit, ReadCapacityUnits...), as DynamoDB Local does, for GUIs such as dynamodb-admin whose forms send strings; DynamoDB answers SerializationException`)
 	return cmd
 }
@@ -115,6 +128,10 @@ func (o serveOptions) check() error {
 		return usageError{fmt.Errorf("--capacity-scale must be a number, at least 1")}
 	case o.splitAfter < time.Second:
 		return usageError{fmt.Errorf("--heat-split-after must be at least 1s")}
+	case o.readHeader <= 0:
+		return usageError{fmt.Errorf("--read-header-timeout must be positive")}
+	case o.idle <= 0:
+		return usageError{fmt.Errorf("--idle-timeout must be positive")}
 	}
 	return nil
 }
@@ -155,12 +172,11 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", o.addr, err)
-	}
 	if err := o.check(); err != nil {
-		ln.Close()
+		return err
+	}
+	ln, scheme, err := listen(o, logger)
+	if err != nil {
 		return err
 	}
 	store, where, err := openStore(o, logger)
@@ -191,20 +207,33 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if o.strict && traffic == nil {
 		logger.Warn("--design-strict has no effect without --design")
 	}
+	var verifier *auth.Verifier
+	if o.credentials != "" {
+		keys, err := auth.LoadKeys(o.credentials)
+		if err != nil {
+			store.Close()
+			ln.Close()
+			return usageError{fmt.Errorf("--credentials: %w", err)}
+		}
+		verifier = &auth.Verifier{Keys: keys}
+		logger.Info("authentication: every request's SigV4 signature is verified", "credentials", o.credentials, "keys", keys.Len())
+	} else {
+		logger.Info("authentication: any well-formed credentials are accepted, signatures are not verified (serve --credentials FILE verifies them)")
+	}
 	metrics := server.NewMetrics()
 	opts.Observer = metrics
 	eng := engine.New(store, opts)
-	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts, Traffic: traffic, DesignStrict: o.strict})
+	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts, Traffic: traffic, DesignStrict: o.strict, Verifier: verifier})
 	var fresh freshConns
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,
 		Handler:           srv,
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: o.readHeader,
 		// A request body (at most 16 MB) must arrive within a minute, so
 		// that a stalled client cannot hold a connection (or shutdown)
 		// forever.
-		ReadTimeout: time.Minute,
-		IdleTimeout: 5 * time.Minute,
+		ReadTimeout: max(time.Minute, o.readHeader),
+		IdleTimeout: o.idle,
 		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	if o.throttle {
@@ -218,7 +247,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		}
 	}
 	srv.MarkReady()
-	fmt.Fprintf(stdout, "dynago listening on http://%s (data: %s)\n", ln.Addr(), where)
+	fmt.Fprintf(stdout, "dynago listening on %s://%s (data: %s)\n", scheme, ln.Addr(), where)
 
 	if ctx == nil {
 		ctx = context.Background()

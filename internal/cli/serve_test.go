@@ -16,7 +16,7 @@ import (
 func TestServeOptions_Check(t *testing.T) {
 	ok := serveOptions{ttlSweep: 5 * time.Second, collLimit: engine.DefaultItemCollectionSizeLimit,
 		shards: engine.DefaultStreamShards, rollover: engine.DefaultStreamRollover, scale: 1,
-		splitAfter: throttle.DefaultHeatSplitAfter}
+		splitAfter: throttle.DefaultHeatSplitAfter, readHeader: 30 * time.Second, idle: 5 * time.Minute}
 	if err := ok.check(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
@@ -35,6 +35,8 @@ func TestServeOptions_Check(t *testing.T) {
 		{func(o *serveOptions) { o.scale = math.NaN() }, "--capacity-scale"},
 		{func(o *serveOptions) { o.scale = math.Inf(1) }, "--capacity-scale"},
 		{func(o *serveOptions) { o.splitAfter = 500 * time.Millisecond }, "--heat-split-after must be at least 1s"},
+		{func(o *serveOptions) { o.readHeader = 0 }, "--read-header-timeout must be positive"},
+		{func(o *serveOptions) { o.idle = -time.Second }, "--idle-timeout must be positive"},
 	} {
 		o := ok
 		tc.change(&o)

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynago/dynago/internal/api"
+	"github.com/dynago/dynago/internal/auth"
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
@@ -65,6 +66,13 @@ type Options struct {
 	// refuses a Scan no pattern declares.
 	Traffic      *design.Traffic
 	DesignStrict bool
+	// Verifier, when set (serve --credentials FILE), verifies every
+	// request's Signature Version 4 against its keys as DynamoDB does:
+	// API calls, Streams calls and the GET endpoints (/metrics,
+	// /insights, /design/traffic) alike; only the health check GET / is
+	// open, as DynamoDB's. Nil accepts any well-formed credentials, as
+	// DynamoDB Local does.
+	Verifier *auth.Verifier
 }
 
 // Server is an http.Handler speaking DynamoDB's protocol.
@@ -75,6 +83,7 @@ type Server struct {
 	decode  api.DecodeOptions
 	traffic *design.Traffic
 	strict  bool
+	verify  *auth.Verifier
 	ready   atomic.Bool
 
 	ids requestIDs
@@ -88,7 +97,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	}
 	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics,
 		decode:  api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers},
-		traffic: opts.Traffic, strict: opts.DesignStrict}
+		traffic: opts.Traffic, strict: opts.DesignStrict, verify: opts.Verifier}
 	s.ids.init()
 	return s
 }
@@ -128,17 +137,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.health(w, r)
 		return
 	}
-	if r.Method == http.MethodGet && r.URL.Path == "/design/traffic" {
-		s.designTraffic(w, r)
-		return
-	}
-	if r.Method == http.MethodGet && r.URL.Path == "/insights" {
-		s.insights(w, r)
-		return
-	}
-	if r.Method == http.MethodGet && r.URL.Path == "/metrics" && s.metrics != nil {
-		s.metrics.handler.ServeHTTP(w, r) // Prometheus' text format
-		return
+	if r.Method == http.MethodGet {
+		var serve http.HandlerFunc
+		switch {
+		case r.URL.Path == "/design/traffic":
+			serve = s.designTraffic
+		case r.URL.Path == "/insights":
+			serve = s.insights
+		case r.URL.Path == "/metrics" && s.metrics != nil:
+			serve = s.metrics.handler.ServeHTTP // Prometheus' text format
+		}
+		if serve != nil {
+			if s.verify != nil {
+				if _, err := s.verify.Verify(r, nil); err != nil {
+					s.refuse(w, r, err)
+					return
+				}
+			}
+			serve(w, r)
+			return
+		}
 	}
 	if r.Method != http.MethodPost || !apiContentType(r) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
@@ -262,9 +280,10 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 		opName = target[len(streamsPrefix):]
 		run, ok = streamOps[opName]
 	}
-	body, err := readBody(r)
+	raw, err := readBody(r)
+	var body []byte
 	if err == nil {
-		body, err = decodeBody(r.Header, body)
+		body, err = decodeBody(r.Header, raw)
 	}
 	if err != nil {
 		return opName, 0, err
@@ -282,7 +301,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 	if !ok && feature == "" {
 		return opName, 0, notJSON(ddberr.New(ddberr.UnknownOperationException, ""))
 	}
-	region, err := authenticate(r)
+	region, err := s.authenticate(r, raw)
 	if err != nil {
 		return opName, 0, notJSON(err)
 	}
@@ -365,53 +384,34 @@ func appendLimited(buf []byte, rd io.Reader) ([]byte, error) {
 	}
 }
 
-// authenticate checks the Authorization header as DynamoDB does before
-// reading the body, and returns the region of its credential scope. Any
-// well-formed SigV4 credentials are accepted; the signature itself is not
-// verified yet.
-func authenticate(r *http.Request) (string, error) {
-	auth := strings.TrimSpace(r.Header.Get("Authorization"))
-	if auth == "" || !strings.HasPrefix(auth, "AWS4-") {
-		if r.URL.Query().Get("X-Amz-Credential") != "" {
-			return credentialRegion(r.URL.Query().Get("X-Amz-Credential")), nil
-		}
-		return "", ddberr.New(ddberr.MissingAuthenticationTokenException, "Request is missing Authentication Token")
+// authenticate checks the request's Signature Version 4 as DynamoDB does
+// (package auth) and returns the region of its credential scope: with a
+// Verifier, the signature itself over payload, the body as received;
+// without, only the form of the credentials.
+func (s *Server) authenticate(r *http.Request, payload []byte) (string, error) {
+	if s.verify != nil {
+		id, err := s.verify.Verify(r, payload)
+		return id.Region, err
 	}
-	params := map[string]string{}
-	if sp := strings.IndexByte(auth, ' '); sp > 0 {
-		for _, kv := range strings.Split(auth[sp+1:], ",") {
-			kv = strings.TrimSpace(kv)
-			if eq := strings.IndexByte(kv, '='); eq > 0 {
-				params[kv[:eq]] = kv[eq+1:]
-			}
-		}
+	sig, err := auth.Parse(r)
+	if err != nil {
+		return "", err
 	}
-	var msg strings.Builder
-	for _, p := range []string{"Credential", "Signature", "SignedHeaders"} {
-		if params[p] == "" {
-			msg.WriteString("Authorization header requires '" + p + "' parameter. ")
-		}
-	}
-	if r.Header.Get("X-Amz-Date") == "" && r.Header.Get("Date") == "" {
-		msg.WriteString("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ")
-	}
-	if msg.Len() > 0 {
-		return "", ddberr.New(ddberr.IncompleteSignatureException, msg.String()+"Authorization="+auth)
-	}
-	parts := strings.Split(strings.TrimRight(params["Credential"], "/"), "/")
-	if len(parts) != 5 {
-		return "", ddberr.New(ddberr.IncompleteSignatureException,
-			"Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '"+params["Credential"]+"'")
-	}
-	return parts[2], nil
+	return sig.Region, nil
 }
 
-func credentialRegion(cred string) string {
-	parts := strings.Split(cred, "/")
-	if len(parts) == 5 {
-		return parts[2]
-	}
-	return ""
+// refuse answers a request to one of the GET endpoints whose signature
+// failed, with the error body API calls get.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	id := s.ids.next()
+	out, status := renderError(nil, err, s.log, id, r.URL.Path)
+	h := w.Header()
+	h.Set("x-amzn-RequestId", id)
+	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(status)
+	w.Write(out)
 }
 
 // renderError appends err's JSON body and returns the HTTP status.
