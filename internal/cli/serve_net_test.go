@@ -204,3 +204,26 @@ func TestServe_BodyLimit(t *testing.T) {
 		t.Errorf("chunked 20 MB: %s %q", resp.Status, body)
 	}
 }
+
+// TestServe_HeaderLimit: a request line and headers over 16 KB are
+// refused with 400 before anything else, a long URL included
+// (scylladb/scylladb#23438: DynamoDB's 16 KB header limit; PR #23442 for
+// the 17,000-byte URL), and up to the limit a request is served.
+func TestServe_HeaderLimit(t *testing.T) {
+	url := serveForTest(t, "--in-memory")
+	for _, tc := range []struct {
+		name, request string
+		want          string
+	}{
+		{"16 KB of headers", "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 16<<10) + "\r\n\r\n", "HTTP/1.1 400 "},
+		{"a 17,000-byte URL", "GET /" + strings.Repeat("a", 17000) + " HTTP/1.1\r\nHost: x\r\n\r\n", "HTTP/1.1 400 "},
+		{"15 KB of headers", "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 15<<10) + "\r\n\r\n", "HTTP/1.1 200 "},
+	} {
+		c := dial(t, url)
+		io.WriteString(c, tc.request)
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, tc.want) {
+			t.Errorf("%s: %q %v, want %q", tc.name, line, err, tc.want)
+		}
+	}
+}
