@@ -53,11 +53,14 @@ func (in *instance) applyAndSync(t *rwTxn) error {
 	if err := in.apply(t); err != nil {
 		return err
 	}
-	if err := t.batch.SyncWait(); err != nil {
-		return in.fail(fmt.Errorf("WAL sync: %w", err))
+	err := t.batch.SyncWait()
+	if err != nil {
+		err = in.fail(fmt.Errorf("WAL sync: %w", err))
+	} else {
+		t.batch.Close()
 	}
-	t.batch.Close()
-	return nil
+	in.pending.finish(t, t.stampedKeys, t.inflight, err)
+	return err
 }
 
 // apply validates t's read set and applies its batch, releasing the
@@ -66,6 +69,11 @@ func (in *instance) applyAndSync(t *rwTxn) error {
 // Pebble may still hold it.
 func (in *instance) apply(t *rwTxn) (err error) {
 	defer func() { <-in.sem }()
+	defer func() {
+		if err != nil && t.inflight != nil { // readers of its keys must not wait for ever
+			in.pending.finish(t, t.stampedKeys, t.inflight, err)
+		}
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			err = in.fail(fmt.Errorf("pebble panicked applying a batch: %v", p))
@@ -89,12 +97,16 @@ func (in *instance) apply(t *rwTxn) (err error) {
 				t.batch.Close()
 				return err
 			}
+			t.stampedKeys = append(t.stampedKeys, key)
 		}
 		if err := t.batch.Set(stampKey, st[:8], nil); err != nil {
 			t.batch.Close()
 			return err
 		}
 	}
+	// Registered before the batch becomes visible: a reader that sees it
+	// waits for its sync (pending.go).
+	t.inflight = in.pending.add(t, t.stampedKeys)
 	if err := in.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
 		return in.fail(fmt.Errorf("apply: %w", err))
 	}

@@ -31,15 +31,16 @@ func (in *instance) close() error {
 	case err := <-done:
 		return err
 	case <-time.After(closeWait):
-		in.fs.fence()
+		in.fs.fenceWithin(closeWait)
 		return fmt.Errorf("pebble: close did not finish within %v; the database was left as a crash would leave it", closeWait)
 	}
 }
 
-// abandon fences a replaced or broken instance and closes its database in
-// the background (when wait is set) or not at all.
+// abandon fences a replaced or broken instance (waiting at most closeWait
+// for a change in flight) and closes its database in the background (when
+// tryClose is set) or not at all.
 func (in *instance) abandon(tryClose bool) {
-	in.fs.fence()
+	in.fs.fenceWithin(closeWait)
 	if tryClose {
 		go func() {
 			defer func() { recover() }()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
@@ -48,6 +49,19 @@ func (g *guardFS) fence() {
 	g.fenced.Store(true)
 	g.inflight.Lock()
 	defer g.inflight.Unlock()
+}
+
+// fenceWithin is fence waiting at most d for the changes running (one
+// may hang on a failing disk for ever); it reports whether they ended.
+func (g *guardFS) fenceWithin(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { g.fence(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }
 
 // change runs a change to the filesystem unless fenced.

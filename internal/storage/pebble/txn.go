@@ -30,9 +30,15 @@ func get(r reader, key []byte) ([]byte, error) {
 	return out, nil
 }
 
-func scan(r reader, lower, upper []byte, reverse bool) (storage.Iterator, error) {
+// scan opens an iterator on r over [lower, upper) once every batch in
+// flight that it may reflect is durable.
+func (in *instance) scan(r reader, lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	it, err := r.NewIter(iterOptions(lower, upper))
 	if err != nil {
+		return nil, err
+	}
+	if err := in.await(in.pending.forRange(lower, upper)); err != nil {
+		it.Close()
 		return nil, err
 	}
 	return &iterator{it: it, reverse: reverse}, nil
@@ -61,7 +67,11 @@ type rwTxn struct {
 	stamped []stampedWrite
 	batch   *pebble.Batch
 	ranges  [][2][]byte // DeleteRange's [lower, upper), for the read cache
-	done    bool
+	// Set by commit: the stamped keys as written, and the batch's entry
+	// among the instance's pending writes.
+	stampedKeys [][]byte
+	inflight    *inflight
+	done        bool
 }
 
 var errFinished = errors.New("pebble: transaction finished")
@@ -94,7 +104,7 @@ func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error
 	if t.done {
 		return nil, errFinished
 	}
-	return scan(t.in.db, lower, upper, reverse)
+	return t.in.scan(t.in.db, lower, upper, reverse)
 }
 
 func (t *rwTxn) Set(key, value []byte) error {
@@ -157,27 +167,32 @@ func (t *rwTxn) Rollback() { t.done = true }
 // roTxn is a ReadOnly (r is the DB, s is set) or Snapshot (r is snap)
 // transaction.
 type roTxn struct {
-	in   *instance // ReadOnly only: reads go through its read cache
-	r    reader
-	snap *pebble.Snapshot
-	done bool
+	in     *instance
+	cached bool // ReadOnly: reads go through the instance's read cache
+	r      reader
+	snap   *pebble.Snapshot
+	done   bool
 }
 
 func (t *roTxn) Get(key []byte) ([]byte, error) {
 	if t.done {
 		return nil, errFinished
 	}
-	if t.in != nil {
+	if t.cached {
 		return t.in.get(key)
 	}
-	return get(t.r, key)
+	v, err := get(t.r, key)
+	if werr := t.in.await(t.in.pending.forKey(key)); werr != nil {
+		return nil, werr
+	}
+	return v, err
 }
 
 func (t *roTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	if t.done {
 		return nil, errFinished
 	}
-	return scan(t.r, lower, upper, reverse)
+	return t.in.scan(t.r, lower, upper, reverse)
 }
 
 func (t *roTxn) Set(key, value []byte) error { return storage.ErrReadOnly }
