@@ -239,15 +239,20 @@ func (r *streamReader) verifyLast(ctx context.Context, s *shard) error {
 	r.mu.Lock()
 	r.verified++
 	r.mu.Unlock()
-	now := "no record"
+	now := "no record at or after it: the record is gone"
 	if len(out.Records) > 0 {
 		rec := &out.Records[0]
-		if seq := aws.ToString(rec.Dynamodb.SequenceNumber); seq == s.lastSeq && recordText(rec) == s.lastRec {
+		seq := aws.ToString(rec.Dynamodb.SequenceNumber)
+		switch text := recordText(rec); {
+		case seq == s.lastSeq && text == s.lastRec:
 			return nil
+		case seq == s.lastSeq:
+			now = fmt.Sprintf("another record at that sequence number, %s: the number was given again", text)
+		default:
+			now = fmt.Sprintf("no record at that sequence number; the next one is %s at %s", text, seq)
 		}
-		now = fmt.Sprintf("%s at %s", recordText(rec), aws.ToString(rec.Dynamodb.SequenceNumber))
 	}
-	r.viol.add(3, "shard %s: record %s (%s) was served by server %d; server %d serves at that sequence number: %s. A record a reader was served was not durable, and its sequence number is given again",
+	r.viol.add(3, "shard %s: record %s (%s) was served by server %d, before its SIGKILL; server %d has %s. A reader was served a change that was not durable",
 		s.id, s.lastSeq, s.lastRec, s.lastGen, r.srv.generation(), now)
 	return nil
 }
