@@ -30,6 +30,9 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/dynago" ./cmd/dynago
 export DYNAGO_BIN="$tmp/dynago"
 
+echo "== soak (60 s: 16 clients, SIGKILL every 15 s)"
+go run ./bench/soak -bin "$DYNAGO_BIN" -duration 60s -kill-every 15s
+
 # start_server ARGS...: runs dynago serve on a free port with ARGS and sets
 # DYNAGO_ENDPOINT once GET / answers.
 start_server() {
