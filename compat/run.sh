@@ -11,6 +11,8 @@
 # when it finishes; COMPAT_SERIAL=1 runs them one after another, streaming.
 # COMPAT_LOG_DIR=dir keeps the per-suite logs there. COMPAT_SUITE_TIMEOUT
 # (seconds, default 300) bounds each suite.
+# auth-cli, auth-boto3 and auth-js (never run by default) want a server started
+# with --credentials and TLS: compat/auth/run.sh starts one and runs them.
 # Exits non-zero if any suite fails; the last line is
 #   "compat: N passed, N failed"  (checks/tests summed over the suites).
 set -u -o pipefail
@@ -58,7 +60,7 @@ fi
 SUITES=("$@")
 [ ${#SUITES[@]} -eq 0 ] && SUITES=(cli boto3 js admin)
 for s in "${SUITES[@]}"; do
-  case "$s" in cli|boto3|js|admin) ;; *) echo "unknown suite: $s (cli, boto3, js, admin)" >&2; exit 2 ;; esac
+  case "$s" in cli|boto3|js|admin|auth-cli|auth-boto3|auth-js) ;; *) echo "unknown suite: $s (cli, boto3, js, admin; auth-cli, auth-boto3, auth-js through compat/auth/run.sh)" >&2; exit 2 ;; esac
 done
 
 LOGS=${COMPAT_LOG_DIR:-$(mktemp -d)}
@@ -97,6 +99,10 @@ run_suite() {
     boto3) cd "$ROOT" && timeout "$TIMEOUT" python3 -m unittest discover -s compat/boto3 -v ;;
     js) js_deps && cd "$COMPAT/js" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
     admin) admin_deps && cd "$COMPAT/admin" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
+    auth-cli) timeout "$TIMEOUT" bash "$COMPAT/auth/test_auth_cli.sh" ;;
+    auth-boto3) cd "$ROOT" && timeout "$TIMEOUT" python3 -m unittest discover -s compat/auth -p 'test_auth_boto3.py' -v ;;
+    # The JS SDK trusts the certificate through Node's NODE_EXTRA_CA_CERTS, read at start.
+    auth-js) js_deps && cd "$COMPAT/auth" && NODE_EXTRA_CA_CERTS=${DYNAGO_AUTH_CA:-} timeout "$TIMEOUT" node --test --test-reporter=spec auth.test.mjs ;;
   esac
 }
 
@@ -104,10 +110,10 @@ run_suite() {
 counts() {
   local log=$2 p=0 f=0 ran
   case "$1" in
-    cli)
-      p=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | tail -1)
-      f=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | tail -1) ;;
-    boto3)
+    cli|auth-cli)
+      p=$(sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" "$log" | tail -1)
+      f=$(sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" "$log" | tail -1) ;;
+    boto3|auth-boto3)
       ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log" | tail -1)
       local fl er sk
       fl=$(grep -E '^(FAILED|OK)' "$log" | tail -1 | grep -o 'failures=[0-9]*' | cut -d= -f2)
@@ -115,7 +121,7 @@ counts() {
       sk=$(grep -E '^(FAILED|OK)' "$log" | tail -1 | grep -o 'skipped=[0-9]*' | cut -d= -f2)
       f=$(( ${fl:-0} + ${er:-0} ))
       p=$(( ${ran:-0} - f - ${sk:-0} )); [ "$p" -lt 0 ] && p=0 ;;
-    js|admin)
+    js|admin|auth-js)
       p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1)
       f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1) ;;
   esac
@@ -157,13 +163,15 @@ echo "=================== summary ($DYNAGO_ENDPOINT) ==================="
 TOTAL_P=0
 TOTAL_F=0
 BAD=0
+W=6 # the width of the suite column
+for s in "${SUITES[@]}"; do [ ${#s} -gt $W ] && W=${#s}; done
 for s in "${SUITES[@]}"; do
   read -r p f < <(counts "$s" "$LOGS/$s.log")
   # A suite that failed without reporting a failed test (crash, timeout, npm
   # error) still counts as one failure.
   if [ "${RC[$s]}" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   if [ "${RC[$s]}" -eq 0 ]; then status=PASS; else status="FAIL (exit ${RC[$s]})"; BAD=1; fi
-  printf '%-6s %-16s %4d passed %4d failed  %3ds  log: %s\n' "$s" "$status" "$p" "$f" \
+  printf '%-*s %-16s %4d passed %4d failed  %3ds  log: %s\n' "$W" "$s" "$status" "$p" "$f" \
     "$(cat "$LOGS/$s.time" 2>/dev/null || echo 0)" "$LOGS/$s.log"
   TOTAL_P=$((TOTAL_P + p))
   TOTAL_F=$((TOTAL_F + f))

@@ -3,7 +3,8 @@
 # engine's and server's tests again on TiKV (client-go's mock cluster),
 # then the end-to-end compatibility suites (AWS CLI, boto3, JavaScript SDK
 # v3, dynamodb-admin in headless Chromium), the ../shared/cases corpus and
-# the ../shared/conformance suite (when present) against a freshly built "dynago serve --in-memory", and
+# the ../shared/conformance suite (when present) against a freshly built "dynago serve --in-memory", the
+# CLI, boto3 and JS SDK against one with --credentials and TLS (compat/auth/run.sh), and
 # the same clients against "dynago serve --storage tikv --pd mock".
 # Exits non-zero on any failure.
 set -euo pipefail
@@ -91,6 +92,10 @@ echo "== compat suites (AWS CLI, boto3, JS SDK v3, dynamodb-admin) against $DYNA
 compat/run.sh
 run_cases
 run_conformance
+
+# The CLI, boto3 and the JS SDK against a server of its own with --credentials and TLS.
+echo "== auth suite (AWS CLI, boto3, JS SDK v3) against dynago serve --credentials --tls-cert"
+compat/auth/run.sh
 
 # The same clients against the TiKV backend: one node on an in-process
 # mock cluster (dynamodb-admin starts its own server, so it runs once).
