@@ -51,15 +51,31 @@ func (in *instance) abandon(tryClose bool) {
 
 // keep replaces a broken instance by a new one (see the package
 // documentation) until Close.
+//
+// An instance that breaks again soon after a reopen (a fault that lasts:
+// an fsync that keeps failing) is reopened after the backoff reached so
+// far rather than at once, so that a lasting fault costs a reopen every
+// few seconds, not one per write.
 func (s *Store) keep() {
 	defer close(s.keeperDone)
+	backoff := 50 * time.Millisecond
+	var reopened time.Time
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-s.wake:
 		}
-		backoff := 50 * time.Millisecond
+		if time.Since(reopened) > 30*time.Second {
+			backoff = 50 * time.Millisecond
+		} else {
+			select {
+			case <-s.stop:
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, reopenBackoffMax)
+		}
 		for attempt := 1; ; attempt++ {
 			old := s.cur.Load()
 			if !old.isBroken() {
@@ -67,6 +83,7 @@ func (s *Store) keep() {
 			}
 			err := s.reopen(old)
 			if err == nil {
+				reopened = time.Now()
 				s.log.Info("storage: reopened after a fault; writes are accepted again", "fault", old.cause, "attempts", attempt)
 				break
 			}

@@ -29,9 +29,10 @@
 // range, after reading and before returning. A read therefore returns only
 // durable data, or an error if the sync failed; it waits at most one
 // fsync, and only when it meets a write in flight. A counter of batches
-// in flight lets reads skip the check when there are none. Read-write
-// transactions wait too, so a condition that fails never reports an item
-// that may yet vanish.
+// in flight lets reads skip the check when there are none. A read-write
+// transaction waits only if it ends without writing (a failed condition
+// is answered from what it read); one that commits needs no wait, since
+// its own batch is synced after every batch applied before it.
 //
 // The table of recent writes is bounded: once it holds more than
 // recentLimit keys, the oldest entries are dropped until it holds

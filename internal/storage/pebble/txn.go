@@ -67,6 +67,7 @@ type rwTxn struct {
 	stamped []stampedWrite
 	batch   *pebble.Batch
 	ranges  [][2][]byte // DeleteRange's [lower, upper), for the read cache
+	scans   [][2][]byte // the ranges Scan read, for awaitReads
 	// Set by commit: the stamped keys as written, and the batch's entry
 	// among the instance's pending writes.
 	stampedKeys [][]byte
@@ -97,14 +98,21 @@ func (t *rwTxn) Get(key []byte) ([]byte, error) {
 		return append([]byte(nil), w.value...), nil
 	}
 	t.reads = append(t.reads, string(key))
-	return t.in.get(key)
+	// Not waited for here (see awaitReads): a hot item's writers would
+	// each wait an fsync before conflicting.
+	return t.in.getLatest(key)
 }
 
 func (t *rwTxn) Scan(lower, upper []byte, reverse bool) (storage.Iterator, error) {
 	if t.done {
 		return nil, errFinished
 	}
-	return t.in.scan(t.in.db, lower, upper, reverse)
+	t.scans = append(t.scans, [2][]byte{append([]byte(nil), lower...), append([]byte(nil), upper...)})
+	it, err := t.in.db.NewIter(iterOptions(lower, upper))
+	if err != nil {
+		return nil, err
+	}
+	return &iterator{it: it, reverse: reverse}, nil
 }
 
 func (t *rwTxn) Set(key, value []byte) error {
@@ -144,7 +152,7 @@ func (t *rwTxn) Commit() error {
 	}
 	t.done = true
 	if len(t.writes) == 0 && len(t.stamped) == 0 {
-		return nil
+		return t.awaitReads()
 	}
 	t.batch = t.in.db.NewBatch()
 	for _, w := range t.writes {
@@ -162,7 +170,35 @@ func (t *rwTxn) Commit() error {
 	return t.in.commit(t) // it owns the batch from here
 }
 
-func (t *rwTxn) Rollback() { t.done = true }
+// Rollback ends the transaction; unless it committed, it first waits until
+// what it read is durable (awaitReads), since its caller answers from it.
+func (t *rwTxn) Rollback() {
+	if !t.done {
+		t.done = true
+		t.awaitReads() // a failure breaks the instance; nothing more to do here
+	}
+}
+
+// awaitReads waits until every batch in flight that wrote a key t read, or
+// into a range it scanned, is durable. A read-write transaction's reads
+// need no wait while it may still commit: a batch it commits is synced
+// after every batch applied before it (one WAL, synced in order), so a
+// client answered after the commit is answered from durable data. Only a
+// transaction that ends without writing (a failed condition, a write that
+// changes nothing) waits, in Rollback or Commit.
+func (t *rwTxn) awaitReads() error {
+	if t.in.pending.n.Load() == 0 {
+		return nil
+	}
+	var fs []*inflight
+	for _, k := range t.reads {
+		fs = append(fs, t.in.pending.forKey([]byte(k))...)
+	}
+	for _, r := range t.scans {
+		fs = append(fs, t.in.pending.forRange(r[0], r[1])...)
+	}
+	return t.in.await(fs)
+}
 
 // roTxn is a ReadOnly (r is the DB, s is set) or Snapshot (r is snap)
 // transaction.
