@@ -427,8 +427,8 @@ func (g *syncGate) MaybeError(op errorfs.Op) error {
 // returning a change a crash would lose (found by the soak test, issue 20).
 func TestStore_ReadsWaitForDurability(t *testing.T) {
 	reads := map[string]func(s storage.Store) (string, error){
-		"ReadOnly Get":  func(s storage.Store) (string, error) { return read(s, storage.ReadOnly, "k") },
-		"Snapshot Get":  func(s storage.Store) (string, error) { return read(s, storage.Snapshot, "k") },
+		"ReadOnly Get": func(s storage.Store) (string, error) { return read(s, storage.ReadOnly, "k") },
+		"Snapshot Get": func(s storage.Store) (string, error) { return read(s, storage.Snapshot, "k") },
 		// A read-write transaction that ends without writing (a failed
 		// condition) is answered from what it read: Commit waits.
 		"ReadWrite Get, no writes": func(s storage.Store) (string, error) {
