@@ -175,6 +175,17 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if err := o.check(); err != nil {
 		return err
 	}
+	var verifier *auth.Verifier
+	if o.credentials != "" {
+		keys, err := auth.LoadKeys(o.credentials)
+		if err != nil {
+			return usageError{fmt.Errorf("--credentials: %w", err)}
+		}
+		verifier = &auth.Verifier{Keys: keys}
+		logger.Info("authentication: every request's SigV4 signature is verified", "credentials", o.credentials, "keys", keys.Len())
+	} else {
+		logger.Info("authentication: any well-formed credentials are accepted, signatures are not verified (serve --credentials FILE verifies them)")
+	}
 	ln, scheme, err := listen(o, logger)
 	if err != nil {
 		return err
@@ -206,19 +217,6 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	if o.strict && traffic == nil {
 		logger.Warn("--design-strict has no effect without --design")
-	}
-	var verifier *auth.Verifier
-	if o.credentials != "" {
-		keys, err := auth.LoadKeys(o.credentials)
-		if err != nil {
-			store.Close()
-			ln.Close()
-			return usageError{fmt.Errorf("--credentials: %w", err)}
-		}
-		verifier = &auth.Verifier{Keys: keys}
-		logger.Info("authentication: every request's SigV4 signature is verified", "credentials", o.credentials, "keys", keys.Len())
-	} else {
-		logger.Info("authentication: any well-formed credentials are accepted, signatures are not verified (serve --credentials FILE verifies them)")
 	}
 	metrics := server.NewMetrics()
 	opts.Observer = metrics

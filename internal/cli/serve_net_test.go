@@ -90,6 +90,8 @@ func TestServe_TLSFlags(t *testing.T) {
 		{[]string{"--tls-key", keyFile}, "--tls-cert and --tls-key go together"},
 		{[]string{"--tls-cert", keyFile, "--tls-key", certFile}, "--tls-cert " + keyFile},
 		{[]string{"--max-connections", "0"}, "--max-connections must be at least 1"},
+		{[]string{"--credentials", "/nonexistent/credentials"}, "--credentials: "},
+		{[]string{"--credentials", certFile}, "--credentials: " + certFile + ":1: "},
 	} {
 		var out, errOut strings.Builder
 		code := Main(append([]string{"serve", "--addr", "127.0.0.1:0", "--in-memory"}, tc.args...), &out, &errOut)
