@@ -1,6 +1,7 @@
 // Command crashread reproduces a dynago durability bug found by
-// bench/soak: a read can return a write that is not yet durable, so a
-// SIGKILL right after it loses a change that a reader has already seen.
+// bench/soak, fixed since (storage/pebble, "Durable reads"): a read could
+// return a write that was not yet durable, so a SIGKILL right after it
+// lost a change that a reader had already seen. It stays as a check.
 //
 // It runs dynago serve on disk (--stream-shards 1), has -writers clients
 // PutItem their own keys with an increasing counter n (each waits for its
