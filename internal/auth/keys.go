@@ -183,9 +183,10 @@ func LoadKeys(path string) (*Keys, error) {
 //     file), and a line that is none of the above (botocore refuses it);
 //   - no key in the whole file (Line 0).
 //
-// botocore differs from the Go SDK in two more ways ReadKeys follows the Go
-// SDK on: it keeps quotes around a value and does not cut " #" comments
-// out of one (see SOURCES.md).
+//   - a credential value in quotes, or followed by a " #" or " ;" comment:
+//     botocore keeps the quotes and the comment in the value, the Go SDK
+//     drops them (see SOURCES.md), so a client would sign with other keys
+//     than dynago reads.
 func ReadKeys(rd io.Reader, name string) (*Keys, error) {
 	data, err := io.ReadAll(io.LimitReader(rd, MaxKeysFileBytes+1))
 	if err != nil {
@@ -331,6 +332,16 @@ func (p *keysParser) property(n int, line string) error {
 	p.curProp = i
 	if i < 0 {
 		return nil
+	}
+	// The SDKs read these two forms differently (SOURCES.md): refused, so
+	// that dynago and every client of the same file agree on the keys.
+	if _, raw, _ := splitProperty(strings.TrimRight(line, " \t")); raw != v {
+		return p.errorf(n, "%s: a comment after the value: the Go SDK cuts it off, botocore keeps it in the value; put the comment on a line of its own", propName(i))
+	}
+	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+		if _, err := unquote(v); err == nil {
+			return p.errorf(n, "%s: a quoted value: the Go SDK drops the quotes, botocore keeps them; write the value without quotes", propName(i))
+		}
 	}
 	val, err := unquote(v)
 	if err != nil {

@@ -70,12 +70,12 @@ func TestLoadKeys(t *testing.T) {
 		"\n" +
 		"[ dev ]   # trailing comment\n" +
 		"AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\r\n" +
-		"aws_secret_access_key:je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY   ; comment\n" +
+		"aws_secret_access_key:je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY   \n" +
 		"  # indented comment\n" +
 		"[sts]\n" +
-		"aws_access_key_id = \"ASIAEXAMPLETEMP\"\n" +
-		"aws_secret_access_key = 'tempSecret/With+Chars='\n" +
-		"aws_session_token = FwoGZXIvYXdzEXAMPLETOKEN//////////wEaDA== #token\n" +
+		"aws_access_key_id = ASIAEXAMPLETEMP\n" +
+		"aws_secret_access_key = tempSecret/With+Chars=\n" +
+		"aws_session_token = FwoGZXIvYXdzEXAMPLETOKEN//////////wEaDA==\n" +
 		"[role]\n" +
 		"role_arn = arn:aws:iam::123456789012:role/r\n" +
 		"source_profile = default\n" +
@@ -136,7 +136,7 @@ func TestLoadKeys_Errors(t *testing.T) {
 		{"same key id, other token", "[a]\naws_access_key_id = A\naws_secret_access_key = S\n[b]\naws_access_key_id = A\naws_secret_access_key = S\naws_session_token = T\n",
 			"creds:5: access key A in profile [b] has a different secret or session token from profile [a] (line 2)"},
 		{"empty key id", "[a]\naws_access_key_id =\naws_secret_access_key = S\n", "creds:2: profile [a]: empty aws_access_key_id"},
-		{"empty secret", "[a]\naws_access_key_id = A\naws_secret_access_key = ''\n", "creds:3: profile [a]: empty aws_secret_access_key"},
+		{"empty secret", "[a]\naws_access_key_id = A\naws_secret_access_key =\n", "creds:3: profile [a]: empty aws_secret_access_key"},
 		{"slash in key id", "[a]\naws_access_key_id = A/B\naws_secret_access_key = S\n",
 			`creds:2: profile [a]: aws_access_key_id "A/B" contains '/', ',' or white space, which a SigV4 Credential cannot carry`},
 		{"space in key id", "[a]\naws_access_key_id = A B\naws_secret_access_key = S\n",
@@ -150,6 +150,13 @@ func TestLoadKeys_Errors(t *testing.T) {
 		{"continuation", "[a]\naws_access_key_id = A\naws_secret_access_key = S\n  more\n",
 			"creds:4: indented line after aws_secret_access_key: a credential is one line (botocore would read a multi-line value)"},
 		{"indented key", "[a]\nregion = x\n  aws_secret_access_key = S\n", "creds:3: indented aws_secret_access_key: start the line with the key"},
+		// botocore reads these differently from the Go SDK (a fresh-user
+		// trial, issue 20: "K1 ; inline" was K1 to dynago, "K1 ; inline"
+		// to boto3 and aws configure get).
+		{"comment after a key", "[a]\naws_access_key_id = K1 ; inline\n", `creds:2: aws_access_key_id: a comment after the value: the Go SDK cuts it off, botocore keeps it in the value; put the comment on a line of its own`},
+		{"comment after a secret", "[a]\naws_access_key_id = K1\naws_secret_access_key = s #x\n", `creds:3: aws_secret_access_key: a comment after the value: the Go SDK cuts it off, botocore keeps it in the value; put the comment on a line of its own`},
+		{"quoted key", "[a]\naws_access_key_id = \"K1\"\n", `creds:2: aws_access_key_id: a quoted value: the Go SDK drops the quotes, botocore keeps them; write the value without quotes`},
+		{"quoted secret", "[a]\naws_access_key_id = K1\naws_secret_access_key = 's'\n", `creds:3: aws_secret_access_key: a quoted value: the Go SDK drops the quotes, botocore keeps them; write the value without quotes`},
 		{"lone quote", "[a]\naws_access_key_id = A\naws_secret_access_key = \"\n", `creds:3: aws_secret_access_key: unbalanced quote in "\""`},
 		{"open quote", "[a]\naws_access_key_id = 'A\n", `creds:2: aws_access_key_id: unbalanced quote in "'A"`},
 		{"malformed section", "[a\naws_access_key_id = A\n", `creds:1: malformed section header "[a" (want [profile-name])`},
