@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"math"
 	"net"
@@ -133,6 +134,13 @@ func (o serveOptions) check() error {
 	case o.idle <= 0:
 		return usageError{fmt.Errorf("--idle-timeout must be positive")}
 	}
+	// An empty file name given on purpose (--credentials "$UNSET_VAR")
+	// must not quietly serve without authentication or TLS.
+	for _, f := range []struct{ name, value string }{{"credentials", o.credentials}, {"tls-cert", o.tlsCert}, {"tls-key", o.tlsKey}} {
+		if o.storage.set[f.name] && f.value == "" {
+			return usageError{fmt.Errorf("--%s needs a file name (it was given an empty one)", f.name)}
+		}
+	}
 	return nil
 }
 
@@ -232,7 +240,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		// forever.
 		ReadTimeout: max(time.Minute, o.readHeader),
 		IdleTimeout: o.idle,
-		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:    log.New(httpErrorLog{logger}, "", 0),
 	}
 	if o.throttle {
 		where += fmt.Sprintf("; throttling at DynamoDB's limits divided by %g", o.scale)
@@ -286,6 +294,22 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		logger.Info("stopped: storage closed")
 	}
 	return err
+}
+
+// httpErrorLog receives net/http's own error lines: at warn level, except
+// TLS handshake failures, at debug: they are the client's (a certificate
+// it does not trust, plain HTTP on the TLS port), and a retrying client
+// would otherwise log one every few seconds.
+type httpErrorLog struct{ l *slog.Logger }
+
+func (h httpErrorLog) Write(p []byte) (int, error) {
+	msg := strings.TrimRight(string(p), "\n")
+	level := slog.LevelWarn
+	if strings.HasPrefix(msg, "http: TLS handshake error") {
+		level = slog.LevelDebug
+	}
+	h.l.Log(context.Background(), level, msg)
+	return len(p), nil
 }
 
 // storageCloseGrace bounds how long stopping waits for the engine's

@@ -91,6 +91,8 @@ func TestServe_TLSFlags(t *testing.T) {
 		{[]string{"--tls-cert", keyFile, "--tls-key", certFile}, "--tls-cert " + keyFile},
 		{[]string{"--max-connections", "0"}, "--max-connections must be at least 1"},
 		{[]string{"--credentials", "/nonexistent/credentials"}, "--credentials: "},
+		{[]string{"--credentials", ""}, "--credentials needs a file name"},
+		{[]string{"--tls-cert", "", "--tls-key", ""}, "--tls-cert needs a file name"},
 		{[]string{"--credentials", certFile}, "--credentials: " + certFile + ":1: "},
 	} {
 		var out, errOut strings.Builder

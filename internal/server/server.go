@@ -239,7 +239,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	var out []byte
 
 	target := r.Header.Get("X-Amz-Target")
-	opName, status, err := s.call(r, target, &out)
+	opName, status, err := s.call(w, r, target, &out)
 	if err != nil {
 		out, status = renderError(out[:0], err, s.log, id, opName)
 	}
@@ -266,7 +266,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 // call routes and runs the operation, appending its response to *out.
-func (s *Server) call(r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
+func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
 	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
 	var run opFunc
 	var ok bool
@@ -280,7 +280,7 @@ func (s *Server) call(r *http.Request, target string, out *[]byte) (opName strin
 		opName = target[len(streamsPrefix):]
 		run, ok = streamOps[opName]
 	}
-	raw, err := readBody(r)
+	raw, err := readBody(w, r)
 	var body []byte
 	if err == nil {
 		body, err = decodeBody(r.Header, raw)
@@ -341,15 +341,38 @@ var errTooLarge = errors.New("request entity too large")
 // timed out): the request is not JSON, and is answered as such.
 var errBrokenBody = errors.New("request body could not be read")
 
-func readBody(r *http.Request) ([]byte, error) {
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
+		drainTooLarge(w, r.Body)
 		return nil, errTooLarge
 	}
 	buf, err := readLimited(r.Body, r.ContentLength)
-	if err != nil && !errors.Is(err, errTooLarge) {
+	if errors.Is(err, errTooLarge) {
+		drainTooLarge(w, r.Body)
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: %v", errBrokenBody, err)
 	}
 	return buf, err
+}
+
+// maxDrain and drainTime bound how much of a body over the limit is read
+// and dropped before the 413 is sent.
+const (
+	maxDrain  = 32 << 20
+	drainTime = 5 * time.Second
+)
+
+// drainTooLarge reads and drops what the client is still sending of a
+// body over the limit (at most maxDrain bytes for at most drainTime), so
+// that the 413 reaches it: a server that answers and closes
+// while the client is still writing resets the connection, and the AWS
+// CLI and boto3 then report "SSL validation failed" over TLS, curl an
+// HTTP/2 framing error, instead of the answer (a fresh-user trial, issue
+// 20).
+func drainTooLarge(w http.ResponseWriter, body io.Reader) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(drainTime)) // not every ResponseWriter can; then the server's ReadTimeout bounds it
+	io.Copy(io.Discard, io.LimitReader(body, maxDrain))
 }
 
 // readLimited reads rd to its end, at most MaxRequestBytes (errTooLarge

@@ -104,7 +104,7 @@ func (s *Store) keep() {
 func (s *Store) reopen(old *instance) error {
 	old.fs.fence()
 	old.retire()
-	in, err := s.openInstance()
+	in, err := s.openInstance(nil, nil)
 	if err != nil {
 		return err
 	}
@@ -155,15 +155,30 @@ func (in *instance) isBroken() bool {
 // the WAL it replayed, and Pebble retries a failed one at once: each
 // failure is then followed by a pause, doubling from 50 ms to 2 s, so
 // that a reopen on a disk still full waits for space without spinning.
+//
+// When the store's first Open has met errors for openGiveUp, or the store
+// is closing, an instance still opening is given up: its background
+// goroutines end here too.
 func (in *instance) backgroundError(err error) {
 	if !in.opened.Load() {
 		in.logBackground(err)
+		now := time.Now().UnixNano()
+		in.firstErr.CompareAndSwap(0, now)
+		if in.giveUp != nil && time.Duration(now-in.firstErr.Load()) >= openGiveUp {
+			in.giveUpOnce.Do(func() { in.giveUp <- err })
+		}
 		pause := time.Duration(in.backoff.Load())
 		pause = min(max(2*pause, 50*time.Millisecond), 2*time.Second)
 		in.backoff.Store(int64(pause))
 		select {
 		case <-in.s.stop:
+		case <-in.abandoned:
+			in.fs.fenced.Store(true) // it writes nothing more
 		case <-time.After(pause):
+			return
+		}
+		if !calledFromDynago() {
+			runtime.Goexit()
 		}
 		return
 	}

@@ -512,3 +512,42 @@ func read(s storage.Store, mode storage.Mode, key string) (string, error) {
 	}
 	return string(v), err
 }
+
+// TestStore_Open_FullDiskFailsClearly: a store whose write-ahead log
+// cannot be flushed at open (a restart on a disk still full) fails Open
+// with a message that says so, instead of waiting for space without a
+// word (a fresh-user trial, issue 20: the port accepted connections and
+// nothing answered).
+func TestStore_Open_FullDiskFailsClearly(t *testing.T) {
+	defer pebble.SetOpenGiveUp(500 * time.Millisecond)()
+	f := &fault{suffix: ".sst", kinds: writeKinds, err: syscall.ENOSPC}
+	fs := errorfs.Wrap(vfs.NewMem(), f)
+	s, err := pebble.Open(pebble.Options{Dir: "db", FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set(s, "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil { // the WAL is replayed at the next open
+		t.Fatal(err)
+	}
+	f.on.Store(true)
+	start := time.Now()
+	_, err = pebble.Open(pebble.Options{Dir: "db", FS: fs})
+	if err == nil || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), "is the disk full?") {
+		t.Fatalf("Open on a full disk: %v", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("Open took %v to fail", took)
+	}
+	f.on.Store(false)
+	s, err = pebble.Open(pebble.Options{Dir: "db", FS: fs})
+	if err != nil {
+		t.Fatalf("Open once space is back: %v", err)
+	}
+	defer s.Close()
+	if v, ok := storagetest.MustGet(t, s, "k"); !ok || v != "v" {
+		t.Fatalf("after the failed open: %q %v", v, ok)
+	}
+}

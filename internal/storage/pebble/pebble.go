@@ -110,6 +110,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -204,6 +205,13 @@ type instance struct {
 	// backgroundError).
 	opened  atomic.Bool
 	backoff atomic.Int64 // pause after a background error while opening, in ns
+	// While the store's first Open runs (see openInstance): when the
+	// first background error was met (unix ns), where to report that
+	// opening goes on failing, and closed once the open is given up.
+	firstErr   atomic.Int64
+	giveUp     chan error
+	giveUpOnce sync.Once
+	abandoned  chan struct{}
 }
 
 // cached is a read-cache entry: the latest committed value of a key, or
@@ -234,6 +242,12 @@ const (
 	// abandons the database (fenced) and returns.
 	closeWait = 5 * time.Second
 )
+
+// openGiveUp is how long Open goes on when opening meets errors (the
+// write-ahead log it replayed cannot be flushed: a full disk) before it
+// fails, rather than wait for space without a word. A reopen after a fault
+// waits for as long as it takes instead. A variable for tests.
+var openGiveUp = 10 * time.Second
 
 // Open opens (creating if needed) a Store. An on-disk directory another
 // process has open is refused with an error wrapping ErrLocked.
@@ -281,7 +295,7 @@ func Open(opts Options) (*Store, error) {
 		s.lock = l
 	}
 	s.cache = pebble.NewCache(cacheBytes)
-	in, err := s.openInstance()
+	in, err := s.openFirst()
 	if err != nil {
 		s.cache.Unref()
 		if s.lock != nil {
@@ -294,11 +308,36 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
+// openFirst is the store's first openInstance, given up after openGiveUp
+// of errors (the open itself, stuck in Pebble, is fenced and left).
+func (s *Store) openFirst() (*instance, error) {
+	type result struct {
+		in  *instance
+		err error
+	}
+	giveUp, abandoned := make(chan error, 1), make(chan struct{})
+	done := make(chan result, 1)
+	go func() {
+		in, err := s.openInstance(giveUp, abandoned)
+		done <- result{in, err}
+	}()
+	select {
+	case r := <-done:
+		return r.in, r.err
+	case err := <-giveUp:
+		close(abandoned)
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("opening has failed for %v, last with: %s (is the disk full? free space in %s and start again)", openGiveUp, msg, s.dir)
+	}
+}
+
 // openInstance opens a Pebble database on the store's directory, through
 // a new guardFS. Pebble's panics while opening are recovered as errors.
-func (s *Store) openInstance() (_ *instance, err error) {
+//
+// giveUp and abandoned, when not nil, are the first open's (openFirst).
+func (s *Store) openInstance(giveUp chan error, abandoned chan struct{}) (_ *instance, err error) {
 	in := &instance{s: s, fs: newGuardFS(s.fs), sem: make(chan struct{}, 1),
-		recent: make(map[string]uint64), broken: make(chan struct{})}
+		recent: make(map[string]uint64), broken: make(chan struct{}), giveUp: giveUp, abandoned: abandoned}
 	po := &pebble.Options{
 		Cache:        s.cache,
 		FS:           in.fs,
