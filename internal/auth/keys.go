@@ -168,31 +168,24 @@ func LoadKeys(path string) (*Keys, error) {
 //
 //   - a profile with an access key id but no secret, or a secret or token
 //     but no access key id;
-//
 //   - an empty or unusable access key id ('/', ',' or white space), or an
 //     empty secret;
-//
 //   - the same access key id in two profiles with different secrets or
 //     tokens;
-//
 //   - aws_access_key_id, aws_secret_access_key or aws_session_token set
 //     twice in a profile (botocore refuses duplicate options), outside any
 //     profile (botocore refuses the file; the Go SDK ignores it), on an
 //     indented line, or followed by an indented continuation line
 //     (botocore reads a multi-line value, the Go SDK something else);
-//
 //   - a quote left open ("'abc" or a lone '"'), which makes the Go SDK panic;
-//
 //   - a line starting '[' that is not a section header, a "[]" section, a
 //     "[profile name]" section (the SDKs ignore those in a credentials
 //     file), and a line that is none of the above (botocore refuses it);
-//
-//   - no key in the whole file (Line 0).
-//
 //   - a credential value in quotes, or followed by a " #" or " ;" comment:
 //     botocore keeps the quotes and the comment in the value, the Go SDK
 //     drops them (see SOURCES.md), so a client would sign with other keys
 //     than dynago reads.
+//   - no key in the whole file (Line 0).
 func ReadKeys(rd io.Reader, name string) (*Keys, error) {
 	data, err := io.ReadAll(io.LimitReader(rd, MaxKeysFileBytes+1))
 	if err != nil {
