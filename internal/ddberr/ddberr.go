@@ -138,6 +138,7 @@ type Error struct {
 	// UpperMessage renders the message under the key "Message" instead of
 	// "message", as DynamoDB does for SerializationException.
 	UpperMessage bool
+	cause        error // Internal's, for logs; never shown to the client
 }
 
 // Error implements error as "Code: Message".
@@ -202,8 +203,12 @@ func KeySchemaMismatch() *Error {
 // Internal wraps an unexpected failure as InternalServerError. The cause is
 // kept for logs; the client sees DynamoDB's generic message.
 func Internal(cause error) *Error {
-	return &Error{Code: InternalServerError, Message: "Internal server error"}
+	return &Error{Code: InternalServerError, Message: "Internal server error", cause: cause}
 }
+
+// Unwrap returns the cause of an Internal error (nil for the others), so
+// that errors.Is and errors.As see through it.
+func (e *Error) Unwrap() error { return e.cause }
 
 // As reports whether err is (or wraps) an *Error and returns it.
 func As(err error) (*Error, bool) {

@@ -146,9 +146,9 @@ func indexKeyValues(t *catalog.Table, ix *catalog.Index, item attr.Item, updatin
 				kind = "binary"
 			}
 			if updating {
-				return nil, false, ddberr.Validation("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty " + kind + " value.")
+				return nil, false, emptyKeyValue("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty " + kind + " value.")
 			}
-			return nil, false, ddberr.Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty " +
+			return nil, false, emptyKeyValue("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty " +
 				kind + " value. IndexName: " + ix.Name + ", IndexKey: " + k.AttributeName)
 		}
 		if v.Kind() != attr.N {

@@ -113,13 +113,30 @@ func extractKey(t *catalog.Table, item attr.Item, style keyStyle) (tableKey, err
 	return k, nil
 }
 
+// emptyKeyValueError is the ValidationException for an empty string or
+// binary key or index key value. TransactWriteItems raises it for the whole
+// request rather than as a cancellation reason (isEmptyKeyError), so it is
+// told apart by its type, not its text.
+type emptyKeyValueError struct{ err *ddberr.Error }
+
+func (e emptyKeyValueError) Error() string { return e.err.Error() }
+func (e emptyKeyValueError) Unwrap() error { return e.err }
+
+func emptyKeyValue(msg string) error { return emptyKeyValueError{ddberr.Validation(msg)} }
+
+// isEmptyKeyError reports whether err is an emptyKeyValueError.
+func isEmptyKeyError(err error) bool {
+	var e emptyKeyValueError
+	return errors.As(err, &e)
+}
+
 // checkKeyValue applies the empty-value and size rules to one key value.
 func checkKeyValue(name string, v attr.Value, partition bool) error {
 	if v.Kind() == attr.S && v.Text() == "" {
-		return ddberr.Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
+		return emptyKeyValue("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
 	}
 	if v.Kind() == attr.B && v.Text() == "" {
-		return ddberr.Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
+		return emptyKeyValue("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
 	}
 	if v.Kind() == attr.N {
 		return nil

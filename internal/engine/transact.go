@@ -354,14 +354,6 @@ func (e *Engine) resolveActions(tx storage.Txn, in *api.TransactWriteItemsInput)
 	return actions, reasons, nil
 }
 
-// isEmptyKeyError reports a key or index key value error that DynamoDB
-// raises for the whole transaction rather than as a reason: empty string
-// or binary values.
-func isEmptyKeyError(err error) bool {
-	de, ok := ddberr.As(err)
-	return ok && strings.Contains(de.Message, "cannot contain an empty")
-}
-
 // validationReason turns a validation error into a ValidationError
 // cancellation reason.
 func validationReason(err error) cancelReason {

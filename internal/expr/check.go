@@ -525,7 +525,7 @@ func describe(v attr.Value) string {
 func overlapping(paths []*Path) string {
 	for i := 0; i < len(paths); i++ {
 		for j := i + 1; j < len(paths); j++ {
-			if msg := pathRelation(paths[i], paths[j]); msg != "" {
+			if msg, _ := pathRelation(paths[i], paths[j]); msg != "" {
 				return msg
 			}
 		}
@@ -533,19 +533,20 @@ func overlapping(paths []*Path) string {
 	return ""
 }
 
-func pathRelation(a, b *Path) string {
-	n := len(a.Elems)
-	if len(b.Elems) < n {
-		n = len(b.Elems)
-	}
+// pathRelation returns DynamoDB's message for two paths that overlap (one
+// is a prefix of the other: overlap is true) or conflict (they diverge into
+// a list index on one side and a map member on the other), and "" for
+// paths that neither overlap nor conflict.
+func pathRelation(a, b *Path) (msg string, overlap bool) {
+	n := min(len(a.Elems), len(b.Elems))
 	for k := 0; k < n; k++ {
 		ea, eb := a.Elems[k], b.Elems[k]
 		if ea.IsIndex != eb.IsIndex {
-			return "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: " + a.Names() + ", path two: " + b.Names()
+			return "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: " + a.Names() + ", path two: " + b.Names(), false
 		}
 		if ea.IsIndex && ea.Index != eb.Index || !ea.IsIndex && ea.Name != eb.Name {
-			return ""
+			return "", false
 		}
 	}
-	return "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: " + a.Names() + ", path two: " + b.Names()
+	return "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: " + a.Names() + ", path two: " + b.Names(), true
 }

@@ -303,12 +303,11 @@ func (uc *updateChecker) check(u *Update) {
 		for _, a := range c.Actions {
 			uc.path(a.Path)
 			for _, prev := range paths {
-				if msg := pathRelation(prev, a.Path); msg != "" {
-					if strings.Contains(msg, "overlap") {
-						set(&uc.overlap, msg)
-					} else {
-						set(&uc.conflict, msg)
-					}
+				switch msg, overlap := pathRelation(prev, a.Path); {
+				case overlap:
+					set(&uc.overlap, msg)
+				case msg != "":
+					set(&uc.conflict, msg)
 				}
 			}
 			paths = append(paths, a.Path)

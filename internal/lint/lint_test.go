@@ -166,3 +166,55 @@ func TestUnlocksAreDeferred(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsAreNotClassifiedByText: no code decides what an error is by
+// looking into its text (strings.Contains(err.Error(), ...), or into a
+// ddberr.Error's Message): a reworded message would silently change
+// behaviour. Errors that must be told apart carry a type or a sentinel
+// (engine's emptyKeyValueError, expr's pathRelation overlap flag).
+func TestErrorsAreNotClassifiedByText(t *testing.T) {
+	inspect := map[string]bool{"Contains": true, "HasPrefix": true, "HasSuffix": true, "Index": true, "EqualFold": true}
+	for _, files := range packages(t) {
+		for _, f := range files {
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(af, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if pkg, isIdent := selX(sel); !ok || !isIdent || pkg != "strings" || !inspect[sel.Sel.Name] {
+					return true
+				}
+				switch a := call.Args[0].(type) {
+				case *ast.CallExpr: // x.Error()
+					if s, ok := a.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Error" && len(a.Args) == 0 {
+						t.Errorf("%s: an error classified by its text (strings.%s on .Error())", fset.Position(call.Pos()), sel.Sel.Name)
+					}
+				case *ast.SelectorExpr: // de.Message
+					if a.Sel.Name == "Message" {
+						t.Errorf("%s: an error classified by its text (strings.%s on .Message)", fset.Position(call.Pos()), sel.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// selX returns the identifier a selector is taken on ("strings" in
+// strings.Contains).
+func selX(sel *ast.SelectorExpr) (string, bool) {
+	if sel == nil {
+		return "", false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
+}
