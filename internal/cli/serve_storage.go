@@ -12,7 +12,7 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/pebble"
 	"github.com/dynago/dynago/internal/storage/tikv"
-	"github.com/dynago/dynago/internal/storage/tikv/tikvtest"
+	"github.com/dynago/dynago/internal/storage/tikv/mockcluster"
 )
 
 // storageOptions are serve's storage flags.
@@ -106,7 +106,7 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 		Logger: logger, ValidatedReads: catalog.IsKey,
 	}
 	if len(o.storage.pd) == 1 && o.storage.pd[0] == mockPD {
-		cluster, err := tikvtest.New()
+		cluster, err := mockcluster.New()
 		if err != nil {
 			return nil, "", err
 		}
@@ -128,7 +128,7 @@ func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, erro
 // the cluster.
 type mockStore struct {
 	*tikv.Store
-	cluster *tikvtest.Cluster
+	cluster *mockcluster.Cluster
 }
 
 func (m mockStore) Close() error {

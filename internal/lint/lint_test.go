@@ -218,3 +218,32 @@ func selX(sel *ast.SelectorExpr) (string, bool) {
 	}
 	return id.Name, true
 }
+
+// TestProductionCodeImportsNoTestHelpers: the packages the dynago binary
+// and dynagotest are built from import no test-helper package (one whose
+// name ends in "test" or is teststore, which may import "testing"), so
+// that none of them is linked into the production binary (issue 21: the
+// mock TiKV cluster of --pd mock came from tikvtest; it is
+// storage/tikv/mockcluster now).
+func TestProductionCodeImportsNoTestHelpers(t *testing.T) {
+	helper := func(path string) bool {
+		base := path[strings.LastIndex(path, "/")+1:]
+		return strings.HasPrefix(path, "github.com/dynago/dynago/") && (strings.HasSuffix(base, "test") && base != "dynagotest" || base == "teststore")
+	}
+	for dir, files := range packages(t) {
+		if base := filepath.Base(dir); strings.HasSuffix(base, "test") && base != "dynagotest" || base == "teststore" {
+			continue // the helpers themselves
+		}
+		for _, f := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				if p := strings.Trim(imp.Path.Value, `"`); helper(p) {
+					t.Errorf("%s imports the test helper %s", f, p)
+				}
+			}
+		}
+	}
+}
