@@ -5,7 +5,6 @@ import (
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/wire"
 )
@@ -17,7 +16,7 @@ type UpdateItemInput struct {
 	CommonWrite
 	Key              attr.Item
 	UpdateExpression *string
-	AttributeUpdates map[string]eval.LegacyUpdate
+	AttributeUpdates map[string]expr.LegacyUpdate
 
 	// Update is the parsed UpdateExpression (nil with AttributeUpdates or
 	// no update at all). Set by Validate.
@@ -36,12 +35,12 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 		case "UpdateExpression":
 			return readString(r, &in.UpdateExpression)
 		case "AttributeUpdates":
-			m := map[string]eval.LegacyUpdate{}
+			m := map[string]expr.LegacyUpdate{}
 			ok, err := r.Object("Map<AttributeValueUpdate>", func(name string) error {
 				// An absent Action is PUT (API reference,
 				// AttributeValueUpdate: "PUT (default)"); one given
 				// is checked against the enum, "" included.
-				u := eval.LegacyUpdate{Action: "PUT"}
+				u := expr.LegacyUpdate{Action: "PUT"}
 				_, err := object(r, "AttributeValueUpdate", func(k string) error {
 					switch k {
 					case "Action":
@@ -192,7 +191,7 @@ func (in *UpdateItemInput) validate(prefix string) error {
 
 // validateAttributeUpdates applies DynamoDB's rules to legacy
 // AttributeUpdates, in name order.
-func validateAttributeUpdates(updates map[string]eval.LegacyUpdate) error {
+func validateAttributeUpdates(updates map[string]expr.LegacyUpdate) error {
 	names := make([]string, 0, len(updates))
 	for n := range updates {
 		names = append(names, n)

@@ -196,7 +196,7 @@ func TestApplyAttributeUpdates(t *testing.T) {
 	num := attr.Num("20")
 	ss := attr.Set(attr.SS, []string{"a", "b"})
 	l := attr.List([]attr.Value{attr.Num("2")})
-	got, err := eval.ApplyAttributeUpdates(it, map[string]eval.LegacyUpdate{
+	got, err := eval.ApplyAttributeUpdates(it, map[string]expr.LegacyUpdate{
 		"number": {Action: "ADD", Value: &num},
 		"ss":     {Action: "DELETE", Value: &ss},
 		"l":      {Action: "ADD", Value: &l},

@@ -347,17 +347,11 @@ func remove(root attr.Value, elems []expr.Elem) (attr.Value, error) {
 	return attr.Value{}, ddberr.Validation(msgInvalidPath)
 }
 
-// LegacyUpdate is one entry of the legacy AttributeUpdates parameter.
-type LegacyUpdate struct {
-	Action string // PUT, ADD or DELETE (the request decoder makes an absent Action PUT)
-	Value  *attr.Value
-}
-
 // ApplyAttributeUpdates applies legacy AttributeUpdates to item (nil when
 // there is no item yet) and returns the new item.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_AttributeValueUpdate.html
-func ApplyAttributeUpdates(item attr.Item, updates map[string]LegacyUpdate) (attr.Item, error) {
+func ApplyAttributeUpdates(item attr.Item, updates map[string]expr.LegacyUpdate) (attr.Item, error) {
 	out := item.Clone()
 	if out == nil {
 		out = attr.Item{}

@@ -19,6 +19,15 @@ type LegacyCondition struct {
 	Exists             *bool
 }
 
+// LegacyUpdate is one entry of the legacy AttributeUpdates parameter
+// (UpdateItem), applied by eval.ApplyAttributeUpdates.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_AttributeValueUpdate.html
+type LegacyUpdate struct {
+	Action string // PUT, ADD or DELETE (the request decoder makes an absent Action PUT)
+	Value  *attr.Value
+}
+
 // argument counts per ComparisonOperator (-1: one or more).
 var legacyArity = map[string]int{
 	"EQ": 1, "NE": 1, "LE": 1, "LT": 1, "GE": 1, "GT": 1,

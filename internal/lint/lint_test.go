@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -242,6 +243,46 @@ func TestProductionCodeImportsNoTestHelpers(t *testing.T) {
 			for _, imp := range af.Imports {
 				if p := strings.Trim(imp.Path.Value, `"`); helper(p) {
 					t.Errorf("%s imports the test helper %s", f, p)
+				}
+			}
+		}
+	}
+}
+
+// TestImportDirection: the edges between packages (issue 21). Only the
+// command line and the in-process helper build a server; only main runs
+// the command line; the request shapes (api) do not depend on how they
+// are evaluated (eval). A rule is a package, the imports it may not have,
+// and the packages allowed to break it.
+func TestImportDirection(t *testing.T) {
+	const mod = "github.com/dynago/dynago/"
+	rules := []struct {
+		imported string   // a package path under the module
+		allowed  []string // directories (relative) that may import it
+	}{
+		{"internal/server", []string{"internal/cli", "internal/inproc"}},
+		{"internal/cli", []string{"cmd/dynago"}},
+	}
+	forbidden := map[string][]string{ // directory → imports it may not have
+		"internal/api": {"internal/eval", "internal/engine", "internal/server"},
+	}
+	root := repoRoot(t)
+	for dir, files := range packages(t) {
+		rel, _ := filepath.Rel(root, dir)
+		for _, f := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				p := strings.TrimPrefix(strings.Trim(imp.Path.Value, `"`), mod)
+				for _, r := range rules {
+					if p == r.imported && rel != r.imported && !slices.Contains(r.allowed, rel) {
+						t.Errorf("%s imports %s (only %v may)", f, p, r.allowed)
+					}
+				}
+				if slices.Contains(forbidden[rel], p) {
+					t.Errorf("%s imports %s", f, p)
 				}
 			}
 		}
