@@ -104,7 +104,7 @@ func (s *Store) keep() {
 func (s *Store) reopen(old *instance) error {
 	old.fs.fence()
 	old.retire()
-	in, err := s.openInstance(nil, nil)
+	in, err := s.openGuarded(false)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (in *instance) backgroundError(err error) {
 		in.logBackground(err)
 		now := time.Now().UnixNano()
 		in.firstErr.CompareAndSwap(0, now)
-		if in.giveUp != nil && time.Duration(now-in.firstErr.Load()) >= openGiveUp {
+		if in.first && time.Duration(now-in.firstErr.Load()) >= openGiveUp {
 			in.giveUpOnce.Do(func() { in.giveUp <- err })
 		}
 		pause := time.Duration(in.backoff.Load())
@@ -241,6 +241,10 @@ func (p pebbleLogger) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	p.l.Error(msg, "component", "pebble")
 	p.in.fail(errors.New(msg))
+	if !p.in.opened.Load() && p.in.giveUp != nil { // Open will never return
+		p.in.fs.fenced.Store(true)
+		p.in.giveUpOnce.Do(func() { p.in.giveUp <- errors.New(msg) })
+	}
 	if calledFromDynago() {
 		panic("pebble: " + msg)
 	}

@@ -208,6 +208,7 @@ type instance struct {
 	// While the store's first Open runs (see openInstance): when the
 	// first background error was met (unix ns), where to report that
 	// opening goes on failing, and closed once the open is given up.
+	first      bool
 	firstErr   atomic.Int64
 	giveUp     chan error
 	giveUpOnce sync.Once
@@ -295,7 +296,7 @@ func Open(opts Options) (*Store, error) {
 		s.lock = l
 	}
 	s.cache = pebble.NewCache(cacheBytes)
-	in, err := s.openFirst()
+	in, err := s.openGuarded(true)
 	if err != nil {
 		s.cache.Unref()
 		if s.lock != nil {
@@ -308,9 +309,11 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
-// openFirst is the store's first openInstance, given up after openGiveUp
-// of errors (the open itself, stuck in Pebble, is fenced and left).
-func (s *Store) openFirst() (*instance, error) {
+// openGuarded runs openInstance and gives it up (the open itself, stuck
+// in Pebble, is fenced and left) when Pebble reports a fatal error while
+// opening, after which its Open never returns, and, for the store's first
+// open, after openGiveUp of background errors.
+func (s *Store) openGuarded(first bool) (*instance, error) {
 	type result struct {
 		in  *instance
 		err error
@@ -318,7 +321,7 @@ func (s *Store) openFirst() (*instance, error) {
 	giveUp, abandoned := make(chan error, 1), make(chan struct{})
 	done := make(chan result, 1)
 	go func() {
-		in, err := s.openInstance(giveUp, abandoned)
+		in, err := s.openInstance(first, giveUp, abandoned)
 		done <- result{in, err}
 	}()
 	select {
@@ -327,6 +330,9 @@ func (s *Store) openFirst() (*instance, error) {
 	case err := <-giveUp:
 		close(abandoned)
 		msg, _, _ := strings.Cut(err.Error(), "\n")
+		if !first {
+			return nil, fmt.Errorf("opening failed: %s", msg)
+		}
 		return nil, fmt.Errorf("opening has failed for %v, last with: %s (is the disk full? free space in %s and start again)", openGiveUp, msg, s.dir)
 	}
 }
@@ -334,10 +340,11 @@ func (s *Store) openFirst() (*instance, error) {
 // openInstance opens a Pebble database on the store's directory, through
 // a new guardFS. Pebble's panics while opening are recovered as errors.
 //
-// giveUp and abandoned, when not nil, are the first open's (openFirst).
-func (s *Store) openInstance(giveUp chan error, abandoned chan struct{}) (_ *instance, err error) {
+// giveUp and abandoned are openGuarded's; first marks the store's first
+// open.
+func (s *Store) openInstance(first bool, giveUp chan error, abandoned chan struct{}) (_ *instance, err error) {
 	in := &instance{s: s, fs: newGuardFS(s.fs), sem: make(chan struct{}, 1),
-		recent: make(map[string]uint64), broken: make(chan struct{}), giveUp: giveUp, abandoned: abandoned}
+		recent: make(map[string]uint64), broken: make(chan struct{}), first: first, giveUp: giveUp, abandoned: abandoned}
 	po := &pebble.Options{
 		Cache:        s.cache,
 		FS:           in.fs,
