@@ -32,6 +32,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Txn_ReadOnly_SeesLatestCommits", testReadCommitted},
 		{"Txn_ReadOnly_RefusesWrites", testReadOnlyWrites},
 		{"Txn_Scan_OrderAndBounds", testScan},
+		{"Txn_Scan_NoOwnWritesNoReadSet", testScanIsolation},
+		{"Store_Close_Twice", testCloseTwice},
 		{"Store_DeleteRange", testDeleteRange},
 		{"Txn_ConcurrentIncrements_AreSerializable", testIncrements},
 		{"Txn_SetStamped_SharesOneStampInCommitOrder", testStampOrder},
@@ -88,7 +90,7 @@ func testCommitVisible(t *testing.T, s storage.Store) {
 	if v, ok := MustGet(t, s, "a"); !ok || v != "1" {
 		t.Fatalf("got %q %v", v, ok)
 	}
-	tx, _ := s.Begin(ctx, storage.ReadWrite)
+	tx := begin(t, s, storage.ReadWrite)
 	tx.Delete([]byte("a"))
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func testCommitVisible(t *testing.T, s storage.Store) {
 }
 
 func testRollback(t *testing.T, s storage.Store) {
-	tx, _ := s.Begin(ctx, storage.ReadWrite)
+	tx := begin(t, s, storage.ReadWrite)
 	tx.Set([]byte("a"), []byte("1"))
 	tx.Rollback()
 	tx.Rollback() // twice is fine
@@ -109,7 +111,7 @@ func testRollback(t *testing.T, s storage.Store) {
 }
 
 func testOwnWrites(t *testing.T, s storage.Store) {
-	tx, _ := s.Begin(ctx, storage.ReadWrite)
+	tx := begin(t, s, storage.ReadWrite)
 	defer tx.Rollback()
 	tx.Set([]byte("a"), []byte("1"))
 	v, err := tx.Get([]byte("a"))
@@ -124,7 +126,7 @@ func testOwnWrites(t *testing.T, s storage.Store) {
 
 func testConflict(t *testing.T, s storage.Store) {
 	MustSet(t, s, "k", "0")
-	t1, _ := s.Begin(ctx, storage.ReadWrite)
+	t1 := begin(t, s, storage.ReadWrite)
 	if _, err := t1.Get([]byte("k")); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func testConflict(t *testing.T, s storage.Store) {
 		t.Fatalf("conflicting write was applied: %q", v)
 	}
 	// A key that was only read (a condition check) conflicts too.
-	t2, _ := s.Begin(ctx, storage.ReadWrite)
+	t2 := begin(t, s, storage.ReadWrite)
 	t2.Get([]byte("k"))
 	MustSet(t, s, "k", "again")
 	t2.Set([]byte("elsewhere"), []byte("x"))
@@ -150,7 +152,7 @@ func testConflict(t *testing.T, s storage.Store) {
 }
 
 func testNoConflict(t *testing.T, s storage.Store) {
-	t1, _ := s.Begin(ctx, storage.ReadWrite)
+	t1 := begin(t, s, storage.ReadWrite)
 	t1.Get([]byte("a"))
 	MustSet(t, s, "b", "1")
 	t1.Set([]byte("a"), []byte("1"))
@@ -161,7 +163,7 @@ func testNoConflict(t *testing.T, s storage.Store) {
 
 func testSnapshot(t *testing.T, s storage.Store) {
 	MustSet(t, s, "a", "old")
-	ro, _ := s.Begin(ctx, storage.Snapshot)
+	ro := begin(t, s, storage.Snapshot)
 	defer ro.Rollback()
 	MustSet(t, s, "a", "new")
 	MustSet(t, s, "b", "new")
@@ -187,7 +189,7 @@ func testSnapshot(t *testing.T, s storage.Store) {
 }
 
 func testReadCommitted(t *testing.T, s storage.Store) {
-	ro, _ := s.Begin(ctx, storage.ReadOnly)
+	ro := begin(t, s, storage.ReadOnly)
 	defer ro.Rollback()
 	MustSet(t, s, "a", "new")
 	v, err := ro.Get([]byte("a"))
@@ -196,19 +198,88 @@ func testReadCommitted(t *testing.T, s storage.Store) {
 	}
 }
 
+// testReadOnlyWrites: ReadOnly and Snapshot transactions refuse every
+// write with ErrReadOnly, and their Commit applies nothing.
 func testReadOnlyWrites(t *testing.T, s storage.Store) {
-	ro, _ := s.Begin(ctx, storage.Snapshot)
-	defer ro.Rollback()
-	if err := ro.Set([]byte("a"), []byte("1")); !errors.Is(err, storage.ErrReadOnly) {
-		t.Fatalf("Set: %v", err)
+	for _, mode := range []storage.Mode{storage.ReadOnly, storage.Snapshot} {
+		ro := begin(t, s, mode)
+		if err := ro.Set([]byte("a"), []byte("1")); !errors.Is(err, storage.ErrReadOnly) {
+			t.Fatalf("mode %d: Set: %v", mode, err)
+		}
+		if err := ro.Delete([]byte("a")); !errors.Is(err, storage.ErrReadOnly) {
+			t.Fatalf("mode %d: Delete: %v", mode, err)
+		}
+		if err := ro.SetStamped([]byte("p"), nil, []byte("1")); !errors.Is(err, storage.ErrReadOnly) {
+			t.Fatalf("mode %d: SetStamped: %v", mode, err)
+		}
+		if err := ro.Commit(); err != nil {
+			t.Fatalf("mode %d: Commit: %v", mode, err)
+		}
+		ro.Rollback() // after Commit: harmless
+		if _, ok := MustGet(t, s, "a"); ok {
+			t.Fatalf("mode %d: a read-only transaction wrote", mode)
+		}
 	}
+}
+
+// testScanIsolation: Scan reads the state the transaction began with, not
+// its own writes, and does not join the read set: a commit into a scanned
+// range after the Scan does not make the transaction conflict.
+func testScanIsolation(t *testing.T, s storage.Store) {
+	MustSet(t, s, "a", "1")
+	tx := begin(t, s, storage.ReadWrite)
+	defer tx.Rollback()
+	if err := tx.Set([]byte("b"), []byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	it, err := tx.Scan([]byte("a"), []byte("z"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for it.Next() {
+		got += string(it.Key())
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got != "a" {
+		t.Fatalf("Scan saw %q, want only the committed %q (not its own write b)", got, "a")
+	}
+	MustSet(t, s, "c", "3") // into the scanned range, after the Scan
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("Commit after another commit into the scanned range: %v (Scan must not join the read set)", err)
+	}
+	if v, ok := MustGet(t, s, "b"); !ok || v != "2" {
+		t.Fatalf("own write after commit: %q %v", v, ok)
+	}
+}
+
+// testCloseTwice: a second Close returns an error (and does nothing else).
+func testCloseTwice(t *testing.T, s storage.Store) {
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := s.Close(); err == nil {
+		t.Fatal("a second Close succeeded")
+	}
+}
+
+// begin starts a transaction or fails the test.
+func begin(t testing.TB, s storage.Store, mode storage.Mode) storage.Txn {
+	t.Helper()
+	tx, err := s.Begin(ctx, mode)
+	if err != nil {
+		t.Fatalf("Begin(mode %d): %v", mode, err)
+	}
+	return tx
 }
 
 func testScan(t *testing.T, s storage.Store) {
 	for _, k := range []string{"a", "b", "c", "d", "e"} {
 		MustSet(t, s, k, k+k)
 	}
-	tx, _ := s.Begin(ctx, storage.ReadOnly)
+	tx := begin(t, s, storage.ReadOnly)
 	defer tx.Rollback()
 	for _, tc := range []struct {
 		lo, hi  string
