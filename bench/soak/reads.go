@@ -10,23 +10,33 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
+// queryPage reads one page of in and counts it; false after an error
+// (reported unless the soak is stopping).
+func (w *worker) queryPage(op string, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, bool) {
+	var out *dynamodb.QueryOutput
+	err := w.readCall(op, func(ctx context.Context) error {
+		var err error
+		out, err = w.db.Query(ctx, in)
+		return err
+	})
+	if err != nil {
+		if w.ctx.Err() == nil {
+			w.unexpected(op, err)
+		}
+		return nil, false
+	}
+	w.st.pages[op]++
+	return out, true
+}
+
 // queryPages runs a Query to its last page and returns the items by key.
 func (w *worker) queryPages(op string, in *dynamodb.QueryInput) (map[string]item, bool) {
 	got := map[string]item{}
 	for {
-		var out *dynamodb.QueryOutput
-		err := w.readCall(op, func(ctx context.Context) error {
-			var err error
-			out, err = w.db.Query(ctx, in)
-			return err
-		})
-		if err != nil {
-			if w.ctx.Err() == nil {
-				w.unexpected(op, err)
-			}
+		out, ok := w.queryPage(op, in)
+		if !ok {
 			return nil, false
 		}
-		w.st.pages[op]++
 		for _, it := range out.Items {
 			k := itemKey(it)
 			if got[k] != nil {
@@ -127,19 +137,10 @@ func (w *worker) queryGSI() {
 		ExpressionAttributeValues: item{":g": sv(g)}, Limit: aws.Int32(25),
 	}
 	for page := 0; page < 3; page++ {
-		var out *dynamodb.QueryOutput
-		err := w.readCall(op, func(ctx context.Context) error {
-			var err error
-			out, err = w.db.Query(ctx, in)
-			return err
-		})
-		if err != nil {
-			if w.ctx.Err() == nil {
-				w.unexpected(op, err)
-			}
+		out, ok := w.queryPage(op, in)
+		if !ok {
 			return
 		}
-		w.st.pages[op]++
 		if len(out.LastEvaluatedKey) == 0 {
 			break
 		}

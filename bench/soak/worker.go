@@ -391,6 +391,12 @@ func (w *worker) put() {
 			in.ExpressionAttributeValues = item{":w": prev["w"]}
 		}
 	}
+	w.putItem(op, e, in)
+}
+
+// putItem sends in, a PutItem of e's new state in.Item with ReturnValues
+// ALL_OLD, and records its outcome against the model.
+func (w *worker) putItem(op string, e *entry, in *dynamodb.PutItemInput) {
 	var out *dynamodb.PutItemOutput
 	err, cls, g0 := w.send(op, func(ctx context.Context) error {
 		var err error
@@ -398,13 +404,13 @@ func (w *worker) put() {
 		return err
 	})
 	if err != nil {
-		w.failed(op, e, statesOf(m), err, cls, g0)
+		w.failed(op, e, statesOf(in.Item), err, cls, g0)
 		return
 	}
 	w.checkOld(op, e, out.Attributes)
 	w.st.ok[op]++
 	progress.Add(1)
-	w.setState(e, m)
+	w.setState(e, in.Item)
 }
 
 // update is a conditional UpdateItem: the version v must be the model's
@@ -539,24 +545,9 @@ func (w *worker) ttlWrite() {
 		})
 		return
 	}
-	const op = "PutItem (TTL)"
-	m := w.newItem(e)
-	var out *dynamodb.PutItemOutput
-	err, cls, g0 := w.send(op, func(ctx context.Context) error {
-		var err error
-		out, err = w.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(tableName), Item: m, ReturnValues: types.ReturnValueAllOld,
-		})
-		return err
+	w.putItem("PutItem (TTL)", e, &dynamodb.PutItemInput{
+		TableName: aws.String(tableName), Item: w.newItem(e), ReturnValues: types.ReturnValueAllOld,
 	})
-	if err != nil {
-		w.failed(op, e, statesOf(m), err, cls, g0)
-		return
-	}
-	w.checkOld(op, e, out.Attributes)
-	w.st.ok[op]++
-	progress.Add(1)
-	w.setState(e, m)
 }
 
 // batch is a BatchWriteItem of 2 to 10 distinct owned keys (regular and
