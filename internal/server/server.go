@@ -246,20 +246,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if s.metrics != nil {
 		s.metrics.request(opName, status, err, time.Since(start))
 	}
-	h := w.Header()
-	h.Set("Content-Type", contentType)
-	if len(out) >= compressThreshold {
-		if enc := responseEncoding(r.Header); enc != "" {
-			out = compress(enc, out)
-			h.Set("Content-Encoding", enc)
-		}
-	}
-	// The CRC of the bytes sent: compressed ones when compressed
-	// (ScyllaDB Alternator's test_crc.py; the Go SDK checks it so).
-	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(status)
-	w.Write(out)
+	writeJSON(w, r, status, contentType, out)
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		s.log.Debug("request", "op", opName, "status", status, "id", id, "ms", float64(time.Since(start).Microseconds())/1000)
 	}
@@ -428,9 +415,23 @@ func (s *Server) authenticate(r *http.Request, payload []byte) (string, error) {
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	id := s.ids.next()
 	out, status := renderError(nil, err, s.log, id, r.URL.Path)
+	w.Header().Set("x-amzn-RequestId", id)
+	writeJSON(w, r, status, "application/x-amz-json-1.0", out)
+}
+
+// writeJSON sends a JSON response body out with status: compressed when
+// the client accepts it and the body is large enough, with its length and
+// the x-amz-crc32 of the bytes sent (compressed ones when compressed:
+// ScyllaDB Alternator's test_crc.py; the Go SDK checks it so).
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, contentType string, out []byte) {
 	h := w.Header()
-	h.Set("x-amzn-RequestId", id)
-	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("Content-Type", contentType)
+	if len(out) >= compressThreshold {
+		if enc := responseEncoding(r.Header); enc != "" {
+			out = compress(enc, out)
+			h.Set("Content-Encoding", enc)
+		}
+	}
 	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)

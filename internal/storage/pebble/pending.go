@@ -4,6 +4,7 @@
 package pebble
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -109,17 +110,16 @@ func (p *pendingWrites) forRange(lower, upper []byte) []*inflight {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	seen := map[*inflight]bool{}
+	// Batches in flight are few (one per writer waiting for an fsync), so
+	// a linear check keeps fs free of duplicates without a map per Scan.
 	var fs []*inflight
 	for k, f := range p.keys {
-		if !seen[f] && k >= string(lower) && (len(upper) == 0 || k < string(upper)) {
-			seen[f] = true
+		if k >= string(lower) && (len(upper) == 0 || k < string(upper)) && !slices.Contains(fs, f) {
 			fs = append(fs, f)
 		}
 	}
 	for _, r := range p.ranges {
-		if !seen[r.f] && (len(upper) == 0 || string(r.lower) < string(upper)) && (len(r.upper) == 0 || string(lower) < string(r.upper)) {
-			seen[r.f] = true
+		if (len(upper) == 0 || string(r.lower) < string(upper)) && (len(r.upper) == 0 || string(lower) < string(r.upper)) && !slices.Contains(fs, r.f) {
 			fs = append(fs, r.f)
 		}
 	}
