@@ -94,6 +94,22 @@ func (c *constraints) enum(path string, v *string, allowed ...string) {
 	c.add(*v, false, path, "Member must satisfy enum value set: ["+strings.Join(allowed, ", ")+"]")
 }
 
+// length checks a present string's length bounds (lo, hi in bytes).
+func (c *constraints) length(path string, v *string, lo, hi int, required bool) {
+	if v == nil {
+		if required {
+			c.add("", true, path, "Member must not be null")
+		}
+		return
+	}
+	if charLen(*v) < lo {
+		c.add(*v, false, path, "Member must have length greater than or equal to "+strconv.Itoa(lo))
+	}
+	if charLen(*v) > hi {
+		c.add(*v, false, path, "Member must have length less than or equal to "+strconv.Itoa(hi))
+	}
+}
+
 // min checks a present integer's lower bound.
 func (c *constraints) min(path string, v *int64, lo int64) {
 	if v != nil && *v < lo {
@@ -119,6 +135,19 @@ var (
 	// order (deepRequests.test.ts and updateItem.test.ts, 2026-10-09).
 	olderConditionalOperatorValues = []string{"OR", "AND"}
 )
+
+// newerConditionalOperator is the newer reading's answer to a
+// ConditionalOperator outside its enum: bare, on its own, ahead of every
+// other member error (the conformance suite's validation-ordering/
+// query.test.ts, "reports XOR with two QueryFilter conditions before an
+// unknown Select", eu-west-2 and us-east-1, 2026-10-09; deepRequests.test.ts
+// says PutItem and UpdateItem answer this form at 33 and 40 levels).
+func newerConditionalOperator(v *string) error {
+	if v == nil || *v == "AND" || *v == "OR" {
+		return nil
+	}
+	return ddberr.Validation("Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
+}
 
 // envelope wraps a validation message in Coral's single-error envelope,
 // as DynamoDB's current validation layer does for PutItem, UpdateItem and

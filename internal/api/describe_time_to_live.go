@@ -1,0 +1,22 @@
+package api
+
+import "github.com/dynago/dynago/internal/wire"
+
+// DescribeTimeToLiveOutput is the DescribeTimeToLive response.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TimeToLiveDescription.html
+type DescribeTimeToLiveOutput struct {
+	Status        string // ENABLING, DISABLING, ENABLED or DISABLED
+	AttributeName string // "" to omit
+}
+
+// AppendJSON appends the response body.
+func (o *DescribeTimeToLiveOutput) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"TimeToLiveDescription":{"TimeToLiveStatus":`...)
+	dst = wire.AppendString(dst, o.Status)
+	if o.AttributeName != "" {
+		dst = append(dst, `,"AttributeName":`...)
+		dst = wire.AppendString(dst, o.AttributeName)
+	}
+	return append(dst, "}}"...)
+}

@@ -1,0 +1,69 @@
+package api
+
+import "github.com/dynago/dynago/internal/wire"
+
+// Control-plane operations that tools call and that answer for features
+// dynago stores or does not have: DescribeLimits, DescribeEndpoints,
+// Describe/UpdateContinuousBackups, DescribeKinesisStreamingDestination,
+// DescribeTableReplicaAutoScaling. Shapes and messages:
+// docs/research-control-plane.md.
+
+// NoInput is the request of an operation without members
+// (DescribeLimits, DescribeEndpoints); unknown members are ignored.
+type NoInput struct{}
+
+// Decode implements Input.
+func (in *NoInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "Input", func(string) error { return r.Skip() })
+	return err
+}
+
+// Validate implements the input contract; there is nothing to check.
+func (in *NoInput) Validate() error { return nil }
+
+// TableArnInput is the request of an operation whose only member is a
+// TableName that may also be a table ARN (1 to 1,024 characters).
+type TableArnInput struct {
+	TableName *string
+}
+
+// Decode implements Input.
+func (in *TableArnInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "Input", func(k string) error {
+		if k == "TableName" {
+			return readString(r, &in.TableName)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the member constraints.
+func (in *TableArnInput) Validate() error {
+	var c constraints
+	c.length("tableName", in.TableName, 1, 1024, true)
+	return c.err()
+}
+
+// TableNameInput is the request of DescribeTable and DeleteTable.
+type TableNameInput struct {
+	TableName *string
+}
+
+// Decode implements Input.
+func (in *TableNameInput) Decode(r *wire.Reader) error {
+	_, err := object(r, "TableNameInput", func(k string) error {
+		if k == "TableName" {
+			return readString(r, &in.TableName)
+		}
+		return r.Skip()
+	})
+	return err
+}
+
+// Validate checks the table name.
+func (in *TableNameInput) Validate() error {
+	var c constraints
+	c.name("tableName", in.TableName, true)
+	return c.err()
+}
