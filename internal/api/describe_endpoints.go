@@ -2,6 +2,10 @@ package api
 
 import "github.com/dynago/dynago/internal/wire"
 
+// DescribeEndpointsInput is the DescribeEndpoints request, which has no
+// members.
+type DescribeEndpointsInput struct{ NoInput }
+
 // DescribeEndpointsOutput is the DescribeEndpoints response: one
 // endpoint, cached for CachePeriodInMinutes.
 //

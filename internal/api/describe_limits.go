@@ -2,6 +2,10 @@ package api
 
 import "github.com/dynago/dynago/internal/wire"
 
+// DescribeLimitsInput is the DescribeLimits request, which has no
+// members.
+type DescribeLimitsInput struct{ NoInput }
+
 // DescribeLimitsOutput is the DescribeLimits response.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeLimits.html

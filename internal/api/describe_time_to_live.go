@@ -2,6 +2,12 @@ package api
 
 import "github.com/dynago/dynago/internal/wire"
 
+// DescribeTimeToLiveInput is the DescribeTimeToLive request: the table's
+// name.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
+type DescribeTimeToLiveInput struct{ TableNameInput }
+
 // DescribeTimeToLiveOutput is the DescribeTimeToLive response.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TimeToLiveDescription.html

@@ -8,8 +8,9 @@ import "github.com/dynago/dynago/internal/wire"
 // DescribeTableReplicaAutoScaling. Shapes and messages:
 // docs/research-control-plane.md.
 
-// NoInput is the request of an operation without members
-// (DescribeLimits, DescribeEndpoints); unknown members are ignored.
+// NoInput is the request of an operation without members; unknown
+// members are ignored. DescribeLimitsInput and DescribeEndpointsInput
+// embed it.
 type NoInput struct{}
 
 // Decode implements Input.
@@ -23,6 +24,8 @@ func (in *NoInput) Validate() error { return nil }
 
 // TableArnInput is the request of an operation whose only member is a
 // TableName that may also be a table ARN (1 to 1,024 characters).
+// DescribeContinuousBackupsInput, DescribeKinesisStreamingDestinationInput
+// and DescribeTableReplicaAutoScalingInput embed it.
 type TableArnInput struct {
 	TableName *string
 }
@@ -45,7 +48,9 @@ func (in *TableArnInput) Validate() error {
 	return c.err()
 }
 
-// TableNameInput is the request of DescribeTable and DeleteTable.
+// TableNameInput is the request of an operation whose only member is a
+// table name. DescribeTableInput, DeleteTableInput and
+// DescribeTimeToLiveInput embed it.
 type TableNameInput struct {
 	TableName *string
 }
