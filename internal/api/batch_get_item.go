@@ -16,11 +16,13 @@ type KeysAndAttributes struct {
 	AttributesToGet      []string
 	ConsistentRead       *bool
 
-	// Projection is the parsed projection; nil means all attributes.
+	// Projection is the parsed projection; nil means all attributes. Set
+	// by BatchGetItemInput.Prepare.
 	Projection []*expr.Path
 }
 
-// BatchGetItemInput is the BatchGetItem request.
+// BatchGetItemInput is the BatchGetItem request. Prepare sets each
+// table's KeysAndAttributes.Projection and canonicalises the keys.
 type BatchGetItemInput struct {
 	RequestItems           map[string]*KeysAndAttributes
 	Tables                 []string // RequestItems' names in request order
@@ -72,8 +74,9 @@ func (in *BatchGetItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the tables.
-func (in *BatchGetItemInput) Validate() error {
+// Prepare checks the request without the tables and parses each
+// table's projection.
+func (in *BatchGetItemInput) Prepare() error {
 	var c constraints
 	if in.RequestItems == nil {
 		c.add("", true, "requestItems", "Member must not be null")

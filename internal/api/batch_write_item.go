@@ -14,7 +14,9 @@ type WriteRequest struct {
 	HasPut, HasDelete bool
 }
 
-// BatchWriteItemInput is the BatchWriteItem request.
+// BatchWriteItemInput is the BatchWriteItem request. It has no
+// expressions; Prepare canonicalises the values of every Put item and
+// Delete key.
 type BatchWriteItemInput struct {
 	RequestItems                map[string][]WriteRequest
 	Tables                      []string
@@ -84,8 +86,8 @@ func (in *BatchWriteItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the tables.
-func (in *BatchWriteItemInput) Validate() error {
+// Prepare checks the request without the tables.
+func (in *BatchWriteItemInput) Prepare() error {
 	var c constraints
 	if in.RequestItems == nil {
 		c.add("", true, "requestItems", "Member must not be null")

@@ -20,7 +20,7 @@ type CommonWrite struct {
 	ReturnValuesOnConditionCheckFailure *string
 
 	// Condition is the parsed ConditionExpression (or converted
-	// Expected), nil when the request has none. Set by Validate.
+	// Expected), nil when the request has none. Set by Prepare.
 	Condition expr.Expr
 
 	// older is set when DynamoDB reads the request in its older form
@@ -166,26 +166,27 @@ func (w *CommonWrite) decodeWith(r *wire.Reader, shape, name string, dst *attr.I
 	return err
 }
 
-// validateEnvelope validates a PutItem or DeleteItem. The newer reading
+// prepareEnvelope prepares a PutItem or DeleteItem. The newer reading
 // checks ConditionalOperator first and puts the other messages in the
 // single-error envelope; the older reading (olderReadingDepth) sends its
 // messages as they are.
-func (w *CommonWrite) validateEnvelope(path string, item attr.Item) error {
+func (w *CommonWrite) prepareEnvelope(path string, item attr.Item) error {
 	if w.older {
-		return w.validateWith("", path, item)
+		return w.prepareWith("", path, item)
 	}
 	if err := newerConditionalOperator(w.ConditionalOperator); err != nil {
 		return err
 	}
-	return envelope(w.validateWith("", path, item))
+	return envelope(w.prepareWith("", path, item))
 }
 
-// validateWith checks a PutItem or DeleteItem request whose item-shaped
+// prepareWith checks a PutItem or DeleteItem request whose item-shaped
 // member (path "item" or "key") is item, in DynamoDB's order: member
 // constraints, expression members, the item's values, ReturnValues (only
-// NONE and ALL_OLD), then the condition. prefix is the member path of a
-// transaction's action ("" for the operation itself).
-func (w *CommonWrite) validateWith(prefix, path string, item attr.Item) error {
+// NONE and ALL_OLD), then the condition, which it parses into Condition.
+// prefix is the member path of a transaction's action ("" for the
+// operation itself).
+func (w *CommonWrite) prepareWith(prefix, path string, item attr.Item) error {
 	c := constraints{prefix: prefix}
 	w.constraints(&c)
 	if item == nil {

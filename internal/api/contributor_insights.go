@@ -56,10 +56,10 @@ func (in *ContributorInsightsInput) decode(r *wire.Reader, typ string) error {
 	return err
 }
 
-// Validate checks the members' constraints. An index name out of 3 to
+// Prepare checks the members' constraints. An index name out of 3 to
 // 255 characters gets DynamoDB's own sentence, without the constraint
 // envelope.
-func (in *ContributorInsightsInput) Validate() error {
+func (in *ContributorInsightsInput) Prepare() error {
 	if in.IndexName != nil && (charLen(*in.IndexName) < 3 || charLen(*in.IndexName) > 255) {
 		return ddberr.Validation("IndexName must be at least 3 characters long and at most 255 characters long")
 	}

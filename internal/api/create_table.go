@@ -70,10 +70,10 @@ func (in *CreateTableInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate implements DynamoDB's CreateTable request checks, in its order:
+// Prepare implements DynamoDB's CreateTable request checks, in its order:
 // a missing TableName, member constraints, then billing and key schema
 // rules.
-func (in *CreateTableInput) Validate() error {
+func (in *CreateTableInput) Prepare() error {
 	if in.TableName == nil {
 		return ddberr.Validation("The parameter 'TableName' is required but was not present in the request")
 	}

@@ -43,8 +43,8 @@ func (in *DescribeStreamInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *DescribeStreamInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *DescribeStreamInput) Prepare() error {
 	var c constraints
 	c.length("streamArn", in.StreamArn, 37, 1024, true)
 	c.min("limit", in.Limit, 1)

@@ -6,7 +6,8 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// GetItemInput is the GetItem request.
+// GetItemInput is the GetItem request. Prepare sets Projection (from
+// ProjectionExpression or AttributesToGet).
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 type GetItemInput struct {
@@ -19,7 +20,7 @@ type GetItemInput struct {
 	ReturnConsumedCapacity *string
 
 	// Projection is the parsed ProjectionExpression or AttributesToGet;
-	// nil means all attributes. Set by Validate.
+	// nil means all attributes. Set by Prepare.
 	Projection []*expr.Path
 }
 
@@ -49,12 +50,13 @@ func (in *GetItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the table.
-func (in *GetItemInput) Validate() error { return in.validateAt("") }
+// Prepare checks the request without the table and parses its
+// projection.
+func (in *GetItemInput) Prepare() error { return in.prepareAt("") }
 
-// validateAt is Validate with constraint paths under prefix (a
+// prepareAt is Prepare with constraint paths under prefix (a
 // TransactGetItems Get).
-func (in *GetItemInput) validateAt(prefix string) error {
+func (in *GetItemInput) prepareAt(prefix string) error {
 	c := constraints{prefix: prefix}
 	c.name("tableName", in.TableName, true)
 	if in.Key == nil {

@@ -24,8 +24,8 @@ func (in *GetRecordsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *GetRecordsInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *GetRecordsInput) Prepare() error {
 	var c constraints
 	c.length("shardIterator", in.ShardIterator, 1, 2048, true)
 	c.min("limit", in.Limit, 1)

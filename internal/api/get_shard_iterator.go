@@ -33,9 +33,9 @@ func (in *GetShardIteratorInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints and that a SequenceNumber is
+// Prepare checks the members' constraints and that a SequenceNumber is
 // given exactly for the AT_ and AFTER_SEQUENCE_NUMBER types.
-func (in *GetShardIteratorInput) Validate() error {
+func (in *GetShardIteratorInput) Prepare() error {
 	var c constraints
 	c.length("streamArn", in.StreamArn, 37, 1024, true)
 	c.length("shardId", in.ShardId, 28, 65, true)

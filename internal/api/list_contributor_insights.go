@@ -27,8 +27,8 @@ func (in *ListContributorInsightsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *ListContributorInsightsInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *ListContributorInsightsInput) Prepare() error {
 	var c constraints
 	c.length("tableName", in.TableName, 1, 1024, false)
 	c.max("maxResults", in.MaxResults, 100)

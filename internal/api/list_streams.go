@@ -34,8 +34,8 @@ func (in *ListStreamsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *ListStreamsInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *ListStreamsInput) Prepare() error {
 	var c constraints
 	c.name("tableName", in.TableName, false)
 	c.min("limit", in.Limit, 1)

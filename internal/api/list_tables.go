@@ -24,8 +24,8 @@ func (in *ListTablesInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks Limit (1..100) and the start name.
-func (in *ListTablesInput) Validate() error {
+// Prepare checks Limit (1..100) and the start name.
+func (in *ListTablesInput) Prepare() error {
 	var c constraints
 	c.min("limit", in.Limit, 1)
 	c.max("limit", in.Limit, 100)

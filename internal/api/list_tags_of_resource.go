@@ -25,8 +25,8 @@ func (in *ListTagsOfResourceInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *ListTagsOfResourceInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *ListTagsOfResourceInput) Prepare() error {
 	var c constraints
 	c.length("resourceArn", in.ResourceArn, 1, 1283, true)
 	return c.err()

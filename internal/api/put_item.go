@@ -5,7 +5,8 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// PutItemInput is the PutItem request.
+// PutItemInput is the PutItem request. Prepare sets Condition (from
+// ConditionExpression or Expected) and canonicalises Item's values.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
 type PutItemInput struct {
@@ -18,7 +19,7 @@ func (in *PutItemInput) Decode(r *wire.Reader) error {
 	return in.decodeWith(r, "PutItemInput", "Item", &in.Item)
 }
 
-// Validate checks the request without the table. Its messages come in
-// the single-error envelope, as DynamoDB's current validation layer sends
-// them for PutItem.
-func (in *PutItemInput) Validate() error { return in.validateEnvelope("item", in.Item) }
+// Prepare checks the request without the table and parses its
+// condition. Its messages come in the single-error envelope, as
+// DynamoDB's current validation layer sends them for PutItem.
+func (in *PutItemInput) Prepare() error { return in.prepareEnvelope("item", in.Item) }

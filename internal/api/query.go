@@ -7,7 +7,9 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// QueryInput is the Query request.
+// QueryInput is the Query request. Prepare sets KeyConds (from
+// KeyConditionExpression or KeyConditions), Filter and Projection
+// (ReadRequest), and canonicalises ExclusiveStartKey.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 type QueryInput struct {
@@ -16,7 +18,7 @@ type QueryInput struct {
 	KeyConditions          map[string]expr.LegacyCondition
 	ScanIndexForward       *bool
 
-	// KeyConds is the parsed key condition. Set by Validate.
+	// KeyConds is the parsed key condition. Set by Prepare.
 	KeyConds []expr.KeyCond
 }
 
@@ -39,8 +41,9 @@ func (in *QueryInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the table.
-func (in *QueryInput) Validate() error {
+// Prepare checks the request without the table and parses its key
+// condition, filter and projection.
+func (in *QueryInput) Prepare() error {
 	if err := newerConditionalOperator(in.ConditionalOperator); err != nil {
 		return err
 	}

@@ -24,7 +24,9 @@ type ReadRequest struct {
 	// Filter holds QueryFilter or ScanFilter.
 	LegacyFilter map[string]expr.LegacyCondition
 
-	// Set by Validate.
+	// Filter is the parsed FilterExpression (or converted LegacyFilter),
+	// Projection the parsed ProjectionExpression or AttributesToGet (nil:
+	// every attribute). Set by Prepare.
 	Filter     expr.Expr
 	Projection []*expr.Path
 }

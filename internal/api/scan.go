@@ -12,7 +12,8 @@ import (
 // MaxTotalSegments is the largest TotalSegments of a parallel Scan.
 const MaxTotalSegments = 1_000_000
 
-// ScanInput is the Scan request.
+// ScanInput is the Scan request. Prepare sets Filter and Projection
+// (ReadRequest) and canonicalises ExclusiveStartKey.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
 type ScanInput struct {
@@ -38,8 +39,9 @@ func (in *ScanInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the table.
-func (in *ScanInput) Validate() error {
+// Prepare checks the request without the table and parses its filter
+// and projection.
+func (in *ScanInput) Prepare() error {
 	in.ExpressionParams.layer = attr.OlderLayer
 	var c constraints
 	in.constraints(&c, false)

@@ -19,8 +19,8 @@ func (in *NoInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate implements the input contract; there is nothing to check.
-func (in *NoInput) Validate() error { return nil }
+// Prepare implements Request; there is nothing to check.
+func (in *NoInput) Prepare() error { return nil }
 
 // TableArnInput is the request of an operation whose only member is a
 // TableName that may also be a table ARN (1 to 1,024 characters).
@@ -41,8 +41,8 @@ func (in *TableArnInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the member constraints.
-func (in *TableArnInput) Validate() error {
+// Prepare checks the member constraints.
+func (in *TableArnInput) Prepare() error {
 	var c constraints
 	c.length("tableName", in.TableName, 1, 1024, true)
 	return c.err()
@@ -66,8 +66,8 @@ func (in *TableNameInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the table name.
-func (in *TableNameInput) Validate() error {
+// Prepare checks the table name.
+func (in *TableNameInput) Prepare() error {
 	var c constraints
 	c.name("tableName", in.TableName, true)
 	return c.err()

@@ -26,9 +26,9 @@ func (in *TagResourceInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints: an ARN of 1 to 1,283
+// Prepare checks the members' constraints: an ARN of 1 to 1,283
 // characters, and tags with keys of 1 to 128 and values of at most 256.
-func (in *TagResourceInput) Validate() error {
+func (in *TagResourceInput) Prepare() error {
 	var c constraints
 	c.length("resourceArn", in.ResourceArn, 1, 1283, true)
 	if !in.hasTags {

@@ -8,7 +8,8 @@ import (
 )
 
 // TransactGetItemsInput is the TransactGetItems request; each Get is a
-// GetItem without ConsistentRead (transactional reads are serializable).
+// GetItem without ConsistentRead (transactional reads are serializable),
+// whose Projection Prepare sets.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
 type TransactGetItemsInput struct {
@@ -50,8 +51,9 @@ func (in *TransactGetItemsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate applies TransactGetItems' checks that need no table.
-func (in *TransactGetItemsInput) Validate() error {
+// Prepare applies TransactGetItems' checks that need no table and
+// prepares each Get as GetItem does.
+func (in *TransactGetItemsInput) Prepare() error {
 	var c constraints
 	if !in.hasItems {
 		c.add("", true, "transactItems", "Member must not be null")
@@ -74,7 +76,7 @@ func (in *TransactGetItemsInput) Validate() error {
 	}
 	for i, g := range in.Gets {
 		g.ExpressionParams.layer = attr.OlderLayer // as TransactWriteItems
-		if err := g.validateAt("transactItems." + strconv.Itoa(i+1) + ".member.get."); err != nil {
+		if err := g.prepareAt("transactItems." + strconv.Itoa(i+1) + ".member.get."); err != nil {
 			return err
 		}
 	}

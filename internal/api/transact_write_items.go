@@ -55,7 +55,9 @@ func (it *TransactWriteItem) Common() *CommonWrite {
 	return &it.Update.CommonWrite
 }
 
-// TransactWriteItemsInput is the TransactWriteItems request.
+// TransactWriteItemsInput is the TransactWriteItems request. Prepare
+// prepares every action as its single-item operation does: each action's
+// Condition, and an Update's Update.
 type TransactWriteItemsInput struct {
 	TransactItems               []TransactWriteItem
 	ReturnConsumedCapacity      *string
@@ -133,13 +135,14 @@ func (in *TransactWriteItemsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate applies TransactWriteItems' checks that need no table: member
+// Prepare applies TransactWriteItems' checks that need no table: member
 // constraints (1 to 100 entries, the token's length), one action per
 // entry, a condition on every ConditionCheck, then each action's own
-// validation as its single-item operation has it, in entry order.
+// checks and parsing as its single-item operation has them, in entry
+// order.
 //
 // Messages: docs/research-transactions.md.
-func (in *TransactWriteItemsInput) Validate() error {
+func (in *TransactWriteItemsInput) Prepare() error {
 	var c constraints
 	// DynamoDB reports the token first (docs/research-transactions.md §3).
 	if t := in.ClientRequestToken; t != nil {
@@ -191,13 +194,13 @@ func (in *TransactWriteItemsInput) Validate() error {
 		var err error
 		switch {
 		case it.ConditionCheck != nil:
-			err = it.ConditionCheck.validateWith(p+"conditionCheck.", "key", it.ConditionCheck.Key)
+			err = it.ConditionCheck.prepareWith(p+"conditionCheck.", "key", it.ConditionCheck.Key)
 		case it.Put != nil:
-			err = it.Put.validateWith(p+"put.", "item", it.Put.Item)
+			err = it.Put.prepareWith(p+"put.", "item", it.Put.Item)
 		case it.Delete != nil:
-			err = it.Delete.validateWith(p+"delete.", "key", it.Delete.Key)
+			err = it.Delete.prepareWith(p+"delete.", "key", it.Delete.Key)
 		case it.Update != nil:
-			err = it.Update.validate(p + "update.")
+			err = it.Update.prepare(p + "update.")
 		}
 		if err != nil {
 			return err

@@ -31,8 +31,8 @@ func (in *UntagResourceInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the members' constraints.
-func (in *UntagResourceInput) Validate() error {
+// Prepare checks the members' constraints.
+func (in *UntagResourceInput) Prepare() error {
 	var c constraints
 	c.length("resourceArn", in.ResourceArn, 1, 1283, true)
 	if !in.hasKeys {

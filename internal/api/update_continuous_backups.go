@@ -36,9 +36,9 @@ func (in *UpdateContinuousBackupsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the member constraints: a table, and a specification
+// Prepare checks the member constraints: a table, and a specification
 // with PointInTimeRecoveryEnabled and a period of 1 to 35 days.
-func (in *UpdateContinuousBackupsInput) Validate() error {
+func (in *UpdateContinuousBackupsInput) Prepare() error {
 	var c constraints
 	c.length("tableName", in.TableName, 1, 1024, true)
 	if !in.hasSpec {

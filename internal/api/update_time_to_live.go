@@ -45,10 +45,10 @@ func (in *UpdateTimeToLiveInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the member constraints: a table name, and a
+// Prepare checks the member constraints: a table name, and a
 // specification with an attribute name of 1 to 255 characters and
 // Enabled.
-func (in *UpdateTimeToLiveInput) Validate() error {
+func (in *UpdateTimeToLiveInput) Prepare() error {
 	var c constraints
 	c.name("tableName", in.TableName, true)
 	if in.Spec == nil {

@@ -1,10 +1,13 @@
 // Package api holds the wire shapes of DynamoDB's operations: one file per
 // operation with its XxxInput (decoded strictly from the request JSON),
-// its XxxOutput (encoded without reflection), and the input's Validate,
+// its XxxOutput (encoded without reflection), and the input's Prepare,
 // which returns DynamoDB's exact ValidationException text for everything
-// that can be checked without looking at a table.
+// that can be checked without looking at a table and parses the
+// request's expressions into the fields the engine reads (the Request
+// interface states the contract). docs/operations.md lists each
+// operation's file here and in the engine.
 //
-// Decoding reports JSON type mismatches as SerializationException; Validate
+// Decoding reports JSON type mismatches as SerializationException; Prepare
 // reports member constraints in Coral's "N validation errors detected: ..."
 // form and then semantic problems one at a time, in the order DynamoDB
 // checks them.

@@ -34,7 +34,7 @@ func scalarTexts(it attr.Item) map[string]string {
 	return m
 }
 
-// accesses describes a validated input for the classifier: one Access per
+// accesses describes a prepared input for the classifier: one Access per
 // item a batch or transaction touches (its sub-requests classified as
 // GetItem, PutItem, UpdateItem, DeleteItem); nil for what it does not
 // classify (control plane, streams, a ConditionCheck).

@@ -13,8 +13,8 @@ type output interface {
 	AppendJSON(dst []byte) []byte
 }
 
-// opFunc decodes, validates and runs one operation; check, when set, sees
-// the validated input first and may refuse it. It returns the input with
+// opFunc decodes, prepares and runs one operation; check, when set, sees
+// the prepared input first and may refuse it. It returns the input with
 // the output.
 type opFunc func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error)
 
@@ -122,24 +122,19 @@ var streamOps = map[string]opFunc{
 	"GetRecords":       handle((*engine.Engine).GetRecords),
 }
 
-// input is a decodable, validatable operation input.
-type input interface {
-	api.Input
-	Validate() error
-}
-
 // handle adapts an engine method to an opFunc: decode the body strictly,
-// validate without the table, then run.
+// prepare without the table (api.Request: check the request, parse its
+// expressions), then run.
 func handle[P any, I interface {
 	*P
-	input
+	api.Request
 }, O output](fn func(*engine.Engine, context.Context, I) (O, error)) opFunc {
 	return func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error) {
 		in := I(new(P))
 		if err := api.DecodeInputWith(body, in, dec); err != nil {
 			return nil, nil, err
 		}
-		if err := in.Validate(); err != nil {
+		if err := in.Prepare(); err != nil {
 			return nil, nil, err
 		}
 		if check != nil {
