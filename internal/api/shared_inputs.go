@@ -2,11 +2,12 @@ package api
 
 import "github.com/dynago/dynago/internal/wire"
 
-// Control-plane operations that tools call and that answer for features
-// dynago stores or does not have: DescribeLimits, DescribeEndpoints,
-// Describe/UpdateContinuousBackups, DescribeKinesisStreamingDestination,
-// DescribeTableReplicaAutoScaling. Shapes and messages:
-// docs/research-control-plane.md.
+// The request shapes several operations' inputs embed. Most of those
+// operations are control-plane ones that tools call and that answer for
+// features dynago stores or does not have: DescribeLimits,
+// DescribeEndpoints, Describe/UpdateContinuousBackups,
+// DescribeKinesisStreamingDestination, DescribeTableReplicaAutoScaling.
+// Shapes and messages: docs/research-control-plane.md.
 
 // NoInput is the request of an operation without members; unknown
 // members are ignored. DescribeLimitsInput and DescribeEndpointsInput
