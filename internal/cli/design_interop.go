@@ -111,7 +111,7 @@ and its access patterns as the design's patterns.`,
 			for _, n := range notes {
 				fmt.Fprintln(stderr, "dynago: import:", n)
 			}
-			out, err := d.YAML([]string{
+			out, err := design.YAML(d, []string{
 				"Imported by dynago design import --from " + from + " from " + args[0] + ".",
 				"Check the access patterns (list them under patterns if the source had none), then run dynago design check.",
 			})

@@ -176,13 +176,6 @@ func (a *Analysis) WriteSVG(w io.Writer) error {
 	return err
 }
 
-func indexName(index string) string {
-	if index == "" {
-		return "table"
-	}
-	return index
-}
-
 // num prints a count or rate without needless decimals.
 func num(v float64) string {
 	switch {

@@ -344,3 +344,98 @@ func Load(path string) (*Design, []Diagnostic, error) {
 	d, diags := Parse(path, raw)
 	return d, diags, nil
 }
+
+// keyType returns a key attribute's declared type (S by default).
+func (d *Design) keyType(attr string) string {
+	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
+	for _, ix := range d.Table.Indexes {
+		all = append(all, ix.PartitionKey...)
+		all = append(all, ix.SortKey...)
+	}
+	for _, ka := range all {
+		if ka.Name == attr {
+			return ka.Type
+		}
+	}
+	return "S"
+}
+
+// attributeDefinitions are the attributes the table's and indexes' key
+// schemas name, each once, in order, with its type.
+func (d *Design) attributeDefinitions() []KeyAttr {
+	var out []KeyAttr
+	add := func(ks []KeyAttr) {
+		for _, k := range ks {
+			if !hasAttr(out, k.Name) {
+				out = append(out, k)
+			}
+		}
+	}
+	add(d.Table.PartitionKey)
+	add(d.Table.SortKey)
+	for _, ix := range d.Table.Indexes {
+		add(ix.PartitionKey)
+		add(ix.SortKey)
+	}
+	return out
+}
+
+// fileName is the design file's name without its directory, for the
+// headers of what is generated from it.
+func (d *Design) fileName() string {
+	if i := strings.LastIndexAny(d.File, `/\`); i >= 0 {
+		return d.File[i+1:]
+	}
+	return d.File
+}
+
+// isTableKey reports whether name is an attribute of the table's key.
+func (d *Design) isTableKey(name string) bool {
+	return hasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
+}
+
+// summary renders p as the worksheet's third column: where it reads and
+// its key condition, in the seed's words, or the write and what it sets.
+func (p *Pattern) summary() string {
+	if p.Kind == "write" {
+		s := p.Operation + " " + p.Entity
+		if len(p.Updates) > 0 {
+			s += " (sets " + strings.Join(p.Updates, ", ") + ")"
+		}
+		return s
+	}
+	where := "Base table"
+	if p.Index != "" {
+		where = p.Index
+	}
+	if p.Operation == "Scan" {
+		return where + ": Scan"
+	}
+	parts := make([]string, len(p.Conditions))
+	for i, c := range p.Conditions {
+		switch c.Op {
+		case "begins_with":
+			parts[i] = fmt.Sprintf("%s begins with `%s`", c.Attr, c.Values[0])
+		case "between":
+			parts[i] = fmt.Sprintf("%s between `%s` and `%s`", c.Attr, c.Values[0], c.Values[1])
+		default:
+			parts[i] = fmt.Sprintf("%s %s `%s`", c.Attr, c.Op, c.Values[0])
+		}
+	}
+	s := where + ": " + strings.Join(parts, ", ")
+	if p.Order == "descending" {
+		s += ", descending"
+	}
+	return s
+}
+
+// indexName names the table ("") or an index in reports: table, or the
+// index's name.
+// indexName names the table ("") or an index in reports: table, or the
+// index's name.
+func indexName(index string) string {
+	if index == "" {
+		return "table"
+	}
+	return index
+}

@@ -5,7 +5,10 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Item generation for `dynago design run`: deterministic items for every
@@ -35,7 +38,7 @@ var genBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // collections hold several items and several entity types, and those
 // in the key templates of more than one entity, so that a child (a
 // comment) lands next to its parent (its issue).
-func (d *Design) sharedVars() map[string]bool {
+func sharedVars(d *Design) map[string]bool {
 	vars := map[string]bool{}
 	users := map[string]int{}
 	for _, e := range d.Entities {
@@ -63,8 +66,8 @@ func (d *Design) sharedVars() map[string]bool {
 // generate returns up to n items per entity: an item whose table key an
 // earlier one has (an entity keyed by a shared variable only, such as a
 // user's profile) is left out, so that every item returned is stored.
-func (d *Design) generate(n int) []genItem {
-	shared := d.sharedVars()
+func generate(d *Design, n int) []genItem {
+	shared := sharedVars(d)
 	var items []genItem
 	seen := map[string]bool{}
 	for ei, e := range d.Entities {
@@ -89,7 +92,7 @@ func (d *Design) generate(n int) []genItem {
 				if err != nil {
 					continue // a variable is missing: the key is absent (sparse)
 				}
-				it.attrs[k.Attr] = genValue{typ: keyType(d, k.Attr), text: s}
+				it.attrs[k.Attr] = genValue{typ: d.keyType(k.Attr), text: s}
 			}
 			if e.Discriminator != "" && e.DiscriminatorValue != "" {
 				it.attrs[e.Discriminator] = genValue{typ: "S", text: e.DiscriminatorValue}
@@ -108,21 +111,6 @@ func shardOf(value string, count int) int {
 	h := fnv.New32a()
 	h.Write([]byte(value))
 	return int(h.Sum32() % uint32(count))
-}
-
-// keyType returns a key attribute's declared type (S by default).
-func keyType(d *Design, attr string) string {
-	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
-	for _, ix := range d.Table.Indexes {
-		all = append(all, ix.PartitionKey...)
-		all = append(all, ix.SortKey...)
-	}
-	for _, ka := range all {
-		if ka.Name == attr {
-			return ka.Type
-		}
-	}
-	return "S"
 }
 
 // genAttr generates attribute a's value for the i-th item of entity
@@ -156,4 +144,38 @@ func genAttr(a *Attribute, e *Entity, i, ei int, shared bool) genValue {
 		return genValue{"S", fmt.Sprintf("%s-%d", a.Name, idx)}
 	}
 	return genValue{"S", fmt.Sprintf("%s-%s-%d", a.Name, e.Name, idx)}
+}
+
+func toAV(v genValue) types.AttributeValue {
+	switch v.typ {
+	case "N":
+		return &types.AttributeValueMemberN{Value: v.text}
+	case "B":
+		return &types.AttributeValueMemberB{Value: []byte(v.text)}
+	case "BOOL":
+		return &types.AttributeValueMemberBOOL{Value: v.text == "true"}
+	case "NULL":
+		return &types.AttributeValueMemberNULL{Value: true}
+	case "L":
+		return &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: v.text}}}
+	case "M":
+		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"value": &types.AttributeValueMemberS{Value: v.text}}}
+	case "SS":
+		return &types.AttributeValueMemberSS{Value: []string{v.text}}
+	case "NS":
+		return &types.AttributeValueMemberNS{Value: []string{"1"}}
+	case "BS":
+		return &types.AttributeValueMemberBS{Value: [][]byte{[]byte(v.text)}}
+	}
+	return &types.AttributeValueMemberS{Value: v.text}
+}
+
+// tableKeyOf returns an item's table key as text (generated attributes).
+func tableKeyOf(d *Design, attrs map[string]genValue) string {
+	var b strings.Builder
+	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+		b.WriteString(attrs[ka.Name].text)
+		b.WriteByte(0)
+	}
+	return b.String()
 }

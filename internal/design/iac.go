@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/dynago/dynago/internal/pricing"
 )
 
 // Infrastructure-as-code exports of a design's table: a CloudFormation
@@ -20,41 +18,21 @@ import (
 // Sources: https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html,
 // https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table
 
-// attributeDefinitions are the attributes the table's and indexes' key
-// schemas name, each once, in order, with its type.
-func (d *Design) attributeDefinitions() []KeyAttr {
-	var out []KeyAttr
-	add := func(ks []KeyAttr) {
-		for _, k := range ks {
-			if !hasAttr(out, k.Name) {
-				out = append(out, k)
-			}
-		}
-	}
-	add(d.Table.PartitionKey)
-	add(d.Table.SortKey)
-	for _, ix := range d.Table.Indexes {
-		add(ix.PartitionKey)
-		add(ix.SortKey)
-	}
-	return out
-}
-
-// peakCapacity is the provisioned read and write units the analysis asks
-// of the table ("") or a GSI.
-func peakCapacity(a *Analysis, space string) (read, write int64) {
-	read, write = 1, 1
-	for _, u := range a.Cost.PeakRead {
+// provisionedUnits is the provisioned read and write units of the table
+// ("") or a GSI in d's peak capacity (at least 1).
+func provisionedUnits(read, write []IndexUnits, space string) (r, w int64) {
+	r, w = 1, 1
+	for _, u := range read {
 		if u.Index == space {
-			read = int64(u.Units)
+			r = int64(u.Units)
 		}
 	}
-	for _, u := range a.Cost.PeakWrite {
+	for _, u := range write {
 		if u.Index == space {
-			write = int64(u.Units)
+			w = int64(u.Units)
 		}
 	}
-	return read, write
+	return r, w
 }
 
 func cfnKeySchema(pk, sk []KeyAttr) []map[string]string {
@@ -89,7 +67,7 @@ func logicalID(name string) string {
 // ExportCloudFormation writes a CloudFormation template (JSON) with d's
 // table as one AWS::DynamoDB::Table resource.
 func ExportCloudFormation(d *Design) ([]byte, error) {
-	a := Analyze(d, pricing.Default())
+	peakRead, peakWrite := d.peakCapacity(d.patternCosts())
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	props := map[string]any{
 		"TableName":   d.Table.Name,
@@ -102,7 +80,7 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 	}
 	props["AttributeDefinitions"] = defs
 	if provisioned {
-		r, w := peakCapacity(a, "")
+		r, w := provisionedUnits(peakRead, peakWrite, "")
 		props["ProvisionedThroughput"] = map[string]int64{"ReadCapacityUnits": r, "WriteCapacityUnits": w}
 	}
 	var gsis, lsis []map[string]any
@@ -115,7 +93,7 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 		}
 		m["KeySchema"] = cfnKeySchema(ix.PartitionKey, ix.SortKey)
 		if provisioned {
-			r, w := peakCapacity(a, ix.Name)
+			r, w := provisionedUnits(peakRead, peakWrite, ix.Name)
 			m["ProvisionedThroughput"] = map[string]int64{"ReadCapacityUnits": r, "WriteCapacityUnits": w}
 		}
 		gsis = append(gsis, m)
@@ -134,7 +112,7 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 	}
 	tmpl := map[string]any{
 		"AWSTemplateFormatVersion": "2010-09-09",
-		"Description":              "Table " + d.Table.Name + " from the single-table design " + baseName(d.File) + " (dynago design export)",
+		"Description":              "Table " + d.Table.Name + " from the single-table design " + d.fileName() + " (dynago design export)",
 		"Resources": map[string]any{
 			logicalID(d.Table.Name): map[string]any{"Type": "AWS::DynamoDB::Table", "Properties": props},
 		},
@@ -145,13 +123,6 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 	enc.SetEscapeHTML(false)
 	err := enc.Encode(tmpl)
 	return b.Bytes(), err
-}
-
-func baseName(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // ExportTerraform writes d's table as a Terraform aws_dynamodb_table
@@ -167,11 +138,11 @@ func ExportTerraform(d *Design) ([]byte, error) {
 		}
 		return "", fmt.Errorf("%s has a multi-attribute key: aws_dynamodb_table's hash_key and range_key hold one attribute", what)
 	}
-	a := Analyze(d, pricing.Default())
+	peakRead, peakWrite := d.peakCapacity(d.patternCosts())
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	var b strings.Builder
 	q := func(s string) string { return strconvQuote(s) }
-	fmt.Fprintf(&b, "# Table %s from the single-table design %s (dynago design export).\n", d.Table.Name, baseName(d.File))
+	fmt.Fprintf(&b, "# Table %s from the single-table design %s (dynago design export).\n", d.Table.Name, d.fileName())
 	fmt.Fprintf(&b, "resource \"aws_dynamodb_table\" %s {\n", q(logicalID(d.Table.Name)))
 	fmt.Fprintf(&b, "  name         = %s\n", q(d.Table.Name))
 	fmt.Fprintf(&b, "  billing_mode = %s\n", q(cmp.Or(d.Table.BillingMode, "PAY_PER_REQUEST")))
@@ -188,7 +159,7 @@ func ExportTerraform(d *Design) ([]byte, error) {
 		fmt.Fprintf(&b, "  range_key    = %s\n", q(rng))
 	}
 	if provisioned {
-		r, w := peakCapacity(a, "")
+		r, w := provisionedUnits(peakRead, peakWrite, "")
 		fmt.Fprintf(&b, "  read_capacity  = %d\n  write_capacity = %d\n", r, w)
 	}
 	for _, k := range d.attributeDefinitions() {
@@ -223,7 +194,7 @@ func ExportTerraform(d *Design) ([]byte, error) {
 			fmt.Fprintf(&b, "    non_key_attributes = [%s]\n", strings.Join(quoted, ", "))
 		}
 		if provisioned && !ix.Local {
-			r, w := peakCapacity(a, ix.Name)
+			r, w := provisionedUnits(peakRead, peakWrite, ix.Name)
 			fmt.Fprintf(&b, "    read_capacity   = %d\n    write_capacity  = %d\n", r, w)
 		}
 		b.WriteString("  }\n")

@@ -176,7 +176,7 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 				e.Keys = append(e.Keys, &Key{Attr: prop, Template: t})
 			case keyNames[prop]:
 				// A key attribute without a template holds its own value.
-				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !isTableKey(d, prop)})
+				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !d.isTableKey(prop)})
 			default:
 				// A property with a default is always written.
 				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && p.Default == nil, Values: p.Enum})
@@ -187,10 +187,6 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 	}
 	notes = append(notes, "OneTable schemas hold no access patterns: list them under patterns")
 	return d, notes, nil
-}
-
-func isTableKey(d *Design, name string) bool {
-	return hasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
 }
 
 // addTemplateVars declares every key template variable the entity does
@@ -205,7 +201,7 @@ func addTemplateVars(d *Design, e *Entity, typ func(string) string) {
 				a = &Attribute{Name: v, Type: typ(v)}
 				e.Attributes = append(e.Attributes, a)
 			}
-			if isTableKey(d, k.Attr) {
+			if d.isTableKey(k.Attr) {
 				a.Optional = false
 			}
 		}

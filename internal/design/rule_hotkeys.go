@@ -7,14 +7,6 @@ import (
 	"strings"
 )
 
-// DynamoDB's per-partition limits, in units a second.
-//
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
-const (
-	partitionReadUnits  = 3000
-	partitionWriteUnits = 1000
-)
-
 // HotKeysRule finds partition keys that run hot: a partition key
 // template with no variable (ALL_POSTS, ORDER) or with only
 // low-cardinality ones (STATUS#<Status> of four statuses) puts every

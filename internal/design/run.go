@@ -60,7 +60,7 @@ func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) (r
 	if err != nil {
 		return nil, created, err
 	}
-	items := d.generate(max(opts.ItemsPerEntity, 6))
+	items := generate(d, max(opts.ItemsPerEntity, 6))
 	// Items by table key, to tell which entity each returned item is.
 	owner := map[string]*Entity{}
 	for _, it := range items {
@@ -158,40 +158,6 @@ func attributeValues(it genItem) map[string]types.AttributeValue {
 	return av
 }
 
-func toAV(v genValue) types.AttributeValue {
-	switch v.typ {
-	case "N":
-		return &types.AttributeValueMemberN{Value: v.text}
-	case "B":
-		return &types.AttributeValueMemberB{Value: []byte(v.text)}
-	case "BOOL":
-		return &types.AttributeValueMemberBOOL{Value: v.text == "true"}
-	case "NULL":
-		return &types.AttributeValueMemberNULL{Value: true}
-	case "L":
-		return &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: v.text}}}
-	case "M":
-		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"value": &types.AttributeValueMemberS{Value: v.text}}}
-	case "SS":
-		return &types.AttributeValueMemberSS{Value: []string{v.text}}
-	case "NS":
-		return &types.AttributeValueMemberNS{Value: []string{"1"}}
-	case "BS":
-		return &types.AttributeValueMemberBS{Value: [][]byte{[]byte(v.text)}}
-	}
-	return &types.AttributeValueMemberS{Value: v.text}
-}
-
-// tableKeyOf returns an item's table key as text (generated attributes).
-func tableKeyOf(d *Design, attrs map[string]genValue) string {
-	var b strings.Builder
-	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
-		b.WriteString(attrs[ka.Name].text)
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
 // textOf returns a returned attribute value as text.
 func textOf(v types.AttributeValue) string {
 	switch v := v.(type) {
@@ -226,7 +192,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 	key := map[string]types.AttributeValue{}
 	for i, cnd := range p.Conditions {
 		names[fmt.Sprintf("#k%d", i)] = cnd.Attr
-		typ := keyType(d, cnd.Attr)
+		typ := d.keyType(cnd.Attr)
 		var ops []string
 		for j, t := range cnd.Values {
 			text := renderBound(t, vals, cnd.Op, j, typ)

@@ -175,7 +175,7 @@ func ExportWorkbench(d *Design, now time.Time) ([]byte, error) {
 	for _, name := range order {
 		t.NonKeyAttributes = append(t.NonKeyAttributes, WorkbenchAttribute{name, types[name]})
 	}
-	for _, it := range d.generate(3) {
+	for _, it := range generate(d, 3) {
 		item := map[string]json.RawMessage{}
 		for name, v := range it.attrs {
 			raw, err := json.Marshal(dynamoJSON(v))

@@ -63,15 +63,6 @@ func summary(d *Design, workbench bool) []string {
 	return out
 }
 
-func loadClean(t *testing.T, path string) *Design {
-	t.Helper()
-	d, diags, err := Load(path)
-	if err != nil || len(diags) > 0 {
-		t.Fatalf("%s: %v %v", path, err, diags)
-	}
-	return d
-}
-
 // TestYAML_RoundTrip: every example and testdata design without syntax
 // errors, written back as YAML, parses to the same design.
 func TestYAML_RoundTrip(t *testing.T) {
@@ -79,7 +70,7 @@ func TestYAML_RoundTrip(t *testing.T) {
 	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
 	for _, path := range append(files, append(more, "testdata/ok.design.yaml")...) {
 		d := loadClean(t, path)
-		raw, err := d.YAML([]string{"round trip"})
+		raw, err := YAML(d, []string{"round trip"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +128,7 @@ func TestImportWorkbench_Lenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := d.YAML(nil)
+	out, err := YAML(d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,43 +181,10 @@ func FuzzImportWorkbench(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := d.YAML(nil); err != nil {
+		if _, err := YAML(d, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
-}
-
-// TestGolden_IaC: the CloudFormation and Terraform exports of the seed
-// designs, and of the PROVISIONED bench design with the capacity its
-// peak rates need, match their golden files.
-func TestGolden_IaC(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.design.yaml")
-	for _, path := range append(files, "../../bench/orders-hot.design.yaml") {
-		d := loadClean(t, path)
-		name := strings.TrimSuffix(filepath.Base(path), ".design.yaml")
-		cfn, err := ExportCloudFormation(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, "iac/"+name+".cfn.json", cfn)
-		tf, err := ExportTerraform(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, "iac/"+name+".tf", tf)
-	}
-	// A multi-attribute key has no Terraform form.
-	d := loadClean(t, "../../examples/social.design.yaml")
-	d.Table.Indexes[0].PartitionKey = append(d.Table.Indexes[0].PartitionKey, KeyAttr{"Extra", "S"})
-	if _, err := ExportTerraform(d); err == nil || !strings.Contains(err.Error(), "multi-attribute key") {
-		t.Errorf("multi-attribute key: %v", err)
-	}
-	if got := logicalID("my-table.v2"); got != "mytablev2" {
-		t.Errorf("logicalID: %s", got)
-	}
-	if got := strconvQuote("a${b}%{c}\"<d>"); got != `"a$${b}%%{c}\"<d>"` {
-		t.Errorf("HCL quoting: %s", got)
-	}
 }
 
 // TestImport_OneTableAndMCP: a OneTable schema and a DynamoDB MCP
@@ -275,7 +233,7 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 		if what := tc.check(d); what != "" {
 			t.Errorf("%s: %s wrong (notes %v)", tc.file, what, notes)
 		}
-		out, err := d.YAML(nil)
+		out, err := YAML(d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +280,7 @@ func FuzzImportOneTableAndMCP(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			out, err := d.YAML(nil)
+			out, err := YAML(d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,7 +90,7 @@ func Worksheet(w io.Writer, d *Design) error {
 		if desc == "" {
 			desc = p.ID
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(patternText(p)))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(p.summary()))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -121,39 +121,4 @@ func sortText(ks []KeyAttr) string {
 // cell escapes a table cell's pipes and keeps it on one line.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-}
-
-// patternText renders a pattern as the worksheet's third column: where it
-// reads and its key condition, in the seed's words.
-func patternText(p *Pattern) string {
-	if p.Kind == "write" {
-		s := p.Operation + " " + p.Entity
-		if len(p.Updates) > 0 {
-			s += " (sets " + strings.Join(p.Updates, ", ") + ")"
-		}
-		return s
-	}
-	where := "Base table"
-	if p.Index != "" {
-		where = p.Index
-	}
-	if p.Operation == "Scan" {
-		return where + ": Scan"
-	}
-	parts := make([]string, len(p.Conditions))
-	for i, c := range p.Conditions {
-		switch c.Op {
-		case "begins_with":
-			parts[i] = fmt.Sprintf("%s begins with `%s`", c.Attr, c.Values[0])
-		case "between":
-			parts[i] = fmt.Sprintf("%s between `%s` and `%s`", c.Attr, c.Values[0], c.Values[1])
-		default:
-			parts[i] = fmt.Sprintf("%s %s `%s`", c.Attr, c.Op, c.Values[0])
-		}
-	}
-	s := where + ": " + strings.Join(parts, ", ")
-	if p.Order == "descending" {
-		s += ", descending"
-	}
-	return s
 }

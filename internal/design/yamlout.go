@@ -13,10 +13,10 @@ import (
 // YAML writes d as a design file (version 1) that Parse reads back to the
 // same table, indexes, entities, patterns and workload; header is written
 // as comment lines at the top.
-func (d *Design) YAML(header []string) ([]byte, error) {
+func YAML(d *Design, header []string) ([]byte, error) {
 	root := mapNode()
 	put(root, "version", scalar("1"))
-	put(root, "table", d.tableNode())
+	put(root, "table", tableNode(d))
 	entities := mapNode()
 	for _, e := range d.Entities {
 		put(entities, e.Name, entityNode(e))
@@ -97,7 +97,7 @@ func keyNode(ks []KeyAttr) *yaml.Node {
 	return l
 }
 
-func (d *Design) tableNode() *yaml.Node {
+func tableNode(d *Design) *yaml.Node {
 	t := mapNode()
 	put(t, "name", text(d.Table.Name))
 	put(t, "partitionKey", keyNode(d.Table.PartitionKey))
