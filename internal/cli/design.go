@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/check"
 	"github.com/dynago/dynago/internal/inproc"
 	"github.com/dynago/dynago/internal/sdkhttp"
 )
@@ -94,7 +95,7 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 				return err
 			}
 			if len(diags) == 0 {
-				diags = design.Check(d, design.Rules)
+				diags = check.Check(d, check.Rules)
 			}
 			errs, warns := 0, 0
 			for _, dg := range diags {
@@ -202,7 +203,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 		return err
 	}
 	if len(diags) == 0 {
-		diags = design.Check(d, design.Rules)
+		diags = check.Check(d, check.Rules)
 	}
 	errs := 0
 	for _, dg := range diags {

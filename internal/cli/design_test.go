@@ -13,8 +13,8 @@ import (
 // findings on a broken one (text and JSON); worksheet writes Markdown;
 // usage errors exit 2.
 func TestDesignCommands(t *testing.T) {
-	const ok = "../design/testdata/ok.design.yaml"
-	const hot = "../design/testdata/hotkeys.design.yaml"
+	const ok = "../design/check/testdata/ok.design.yaml"
+	const hot = "../design/check/testdata/hotkeys.design.yaml"
 	for _, tc := range []struct {
 		args       []string
 		code       int
@@ -26,7 +26,7 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "check", "--format", "json", hot}, 1, `"rule": "hot-keys"`, "", 3},
 		{[]string{"design", "check", "--format", "json", ok}, 0, `"diagnostics": []`, "", 0},
 		{[]string{"design", "worksheet", ok}, 0, "| get-user | Get a user's profile | Base table: PK = `USER#<UserId>`, SK = `PROFILE` |", "", -1},
-		{[]string{"design", "worksheet", "../design/testdata/syntax.design.yaml"}, 1, "", "(fix the file, then write its worksheet)", -1},
+		{[]string{"design", "worksheet", "../design/check/testdata/syntax.design.yaml"}, 1, "", "(fix the file, then write its worksheet)", -1},
 		{[]string{"design", "check"}, 2, "", "check takes one design file, got 0 arguments", -1},
 		{[]string{"design", "check", "--format", "xml", ok}, 2, "", "--format must be text or json", -1},
 		{[]string{"design", "check", "/nonexistent.design.yaml"}, 1, "", "open /nonexistent.design.yaml", -1},
@@ -36,14 +36,14 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "analyze", "--format", "json", ok}, 0, `"Keys": [`, "", -1},
 		{[]string{"design", "analyze", "--format", "csv", ok}, 2, "", "--format is text, json or svg", -1},
 		{[]string{"design", "analyze", "--prices", "/nonexistent.json", ok}, 2, "", "--prices: open /nonexistent.json", -1},
-		{[]string{"design", "analyze", "../design/testdata/syntax.design.yaml"}, 1, "syntax.design.yaml:", "", -1},
+		{[]string{"design", "analyze", "../design/check/testdata/syntax.design.yaml"}, 1, "syntax.design.yaml:", "", -1},
 		{[]string{"design", "export", "../../examples/ecommerce.design.yaml"}, 0, `"Version": "3.0"`, "", -1},
 		{[]string{"design", "export", "--format", "cloudformation", ok}, 0, `"Type": "AWS::DynamoDB::Table"`, "", -1},
 		{[]string{"design", "export", "--format", "terraform", ok}, 0, `resource "aws_dynamodb_table"`, "", -1},
 		{[]string{"design", "export", "--format", "sam", ok}, 2, "", "--format is workbench, cloudformation or terraform", -1},
 		{[]string{"design", "import", "../design/testdata/workbench/music.json"}, 0, "      DownloadsByMonth: <Month>\n", "dynago: import: MonthlyDownloads: DownloadsByMonth = <Month>, read from 2 sample items", -1},
 		{[]string{"design", "import", "--table", "Nope", "../design/testdata/workbench/music.json"}, 1, "", `no table "Nope" in the model (Songs)`, -1},
-		{[]string{"design", "import", "../design/testdata/ok.design.yaml"}, 1, "", "not a NoSQL Workbench model", -1},
+		{[]string{"design", "import", "../design/check/testdata/ok.design.yaml"}, 1, "", "not a NoSQL Workbench model", -1},
 		{[]string{"design", "import", "--from", "onetable", "--table", "crm", "../design/testdata/onetable/crm.json"}, 0, "      gs1pk: user#<email>\n", "OneTable schemas hold no access patterns", -1},
 		{[]string{"design", "import", "--from", "mcp", "../design/testdata/mcp/shop.json"}, 0, "key: pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#", `pattern weird: operation "PartiQL": left out`, -1},
 		{[]string{"design", "import", "--from", "dynamoose", "../design/testdata/mcp/shop.json"}, 2, "", "--from is workbench, onetable or mcp", -1},
@@ -73,7 +73,7 @@ func TestDesignCommands(t *testing.T) {
 // is not run.
 func TestDesignRun(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := Main([]string{"design", "run", "--format", "json", "../design/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
+	if code := Main([]string{"design", "run", "--format", "json", "../design/check/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
 	}
 	var rep struct {
@@ -98,10 +98,10 @@ func TestDesignRun(t *testing.T) {
 		t.Errorf("user-orders (descending) returned %s, want the profile then the orders", got)
 	}
 	out.Reset()
-	if code := Main([]string{"design", "run", "../design/testdata/hotkeys.design.yaml"}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "3 errors: run needs a design that passes check") {
+	if code := Main([]string{"design", "run", "../design/check/testdata/hotkeys.design.yaml"}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "3 errors: run needs a design that passes check") {
 		t.Fatalf("run of a failing design: exit %d, %s", code, out.String())
 	}
-	for _, args := range [][]string{{"design", "run", "--items", "0", "x"}, {"design", "run", "--endpoint", "localhost:8000", "../design/testdata/ok.design.yaml"}} {
+	for _, args := range [][]string{{"design", "run", "--items", "0", "x"}, {"design", "run", "--endpoint", "localhost:8000", "../design/check/testdata/ok.design.yaml"}} {
 		if code := Main(args, &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
@@ -132,7 +132,7 @@ func TestDesignExamples(t *testing.T) {
 // pattern (run as the inferred GetItem) run.
 func TestDesignRun_IntendedOrder(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Main([]string{"design", "run", "--items", "12", "--format", "json", "../design/testdata/runorder.design.yaml"}, &out, &errOut)
+	code := Main([]string{"design", "run", "--items", "12", "--format", "json", "../design/check/testdata/runorder.design.yaml"}, &out, &errOut)
 	var rep struct {
 		Failed   int
 		Patterns []struct {

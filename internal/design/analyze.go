@@ -113,7 +113,7 @@ func (a *Analysis) storage(d *Design) {
 		es.Bytes = append(es.Bytes, IndexUnits{"", items * float64(es.ItemBytes+itemOverhead)})
 		for _, ix := range d.Table.Indexes {
 			if d.InIndex(e, ix.Name) {
-				es.Bytes = append(es.Bytes, IndexUnits{ix.Name, items * float64(d.projectedSize(e, ix.Name)+itemOverhead)})
+				es.Bytes = append(es.Bytes, IndexUnits{ix.Name, items * float64(d.ProjectedSize(e, ix.Name)+itemOverhead)})
 			}
 		}
 		a.Storage = append(a.Storage, es)
@@ -154,7 +154,7 @@ func keyLoads(d *Design, costs []PatternCost) []KeyLoad {
 		byID[pc.ID] = pc
 	}
 	var out []KeyLoad
-	for _, space := range d.partitionSpaces() {
+	for _, space := range d.PartitionSpaces() {
 		pk, _, _ := d.KeySchema(space)
 		var groups []*KeyLoad
 		var members [][]*Entity
@@ -192,7 +192,7 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 		t, _, _, _ := es[0].ValueOf(ka.Name)
 		conds = append(conds, Condition{Attr: ka.Name, Op: "=", Values: []Template{t}})
 	}
-	g.Values, g.Share, g.Variable = d.spread(es[0], conds)
+	g.Values, g.Share, g.Variable = d.Spread(es[0], conds)
 	g.Sharded = 1
 	for _, ka := range pk {
 		if k := es[0].Key(ka.Name); k != nil && k.Shard != nil {
@@ -226,20 +226,20 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 			if e == nil || !slices.Contains(es, e) {
 				continue
 			}
-			_, share, _ := d.spread(e, conds)
+			_, share, _ := d.Spread(e, conds)
 			for _, w := range pc.Writes {
 				if d.partitionSpace(w.Index) == g.Index {
 					g.WriteUnits += p.Rate.Peak * w.Units * share
 				}
 			}
 		case p.Operation != "Scan" && d.partitionSpace(p.Index) == g.Index:
-			r, ok := d.resolve(p)
+			r, ok := d.Resolve(p)
 			if !ok {
 				continue
 			}
 			var owner *Entity
 			for _, e := range es {
-				if slices.Contains(p.Returns, e.Name) && d.matchEntity(r, e) != never {
+				if slices.Contains(p.Returns, e.Name) && d.MatchEntity(r, e) != Never {
 					owner = e
 					break
 				}
@@ -247,11 +247,11 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 			if owner == nil {
 				continue
 			}
-			_, share, _ := d.spread(owner, r.pkConds)
+			_, share, _ := d.Spread(owner, r.PKConds)
 			g.ReadUnits += p.Rate.Peak * pc.ReadUnits * share
 		}
 	}
-	g.Multiple = max(g.ReadUnits/partitionReadUnits, g.WriteUnits/partitionWriteUnits)
+	g.Multiple = max(g.ReadUnits/PartitionReadUnits, g.WriteUnits/PartitionWriteUnits)
 	if g.Hot() {
 		// The hottest value's load with its current shards, spread over
 		// enough shards to bring each under both limits.

@@ -47,9 +47,9 @@ type IndexUnits struct {
 	Units float64
 }
 
-// partitionSpaces are the table ("") and its GSIs: each has partitions
+// PartitionSpaces are the table ("") and its GSIs: each has partitions
 // of its own (an LSI uses its table's).
-func (d *Design) partitionSpaces() []string {
+func (d *Design) PartitionSpaces() []string {
 	spaces := []string{""}
 	for _, ix := range d.Table.Indexes {
 		if !ix.Local {
@@ -80,7 +80,7 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 	pc.Operation = d.Operation(p)
 	for _, name := range p.Returns {
 		if e := d.Entity(name); e != nil {
-			pc.ItemBytes = max(pc.ItemBytes, d.projectedSize(e, p.Index))
+			pc.ItemBytes = max(pc.ItemBytes, d.ProjectedSize(e, p.Index))
 		}
 	}
 	pc.Items = d.itemsPerRead(p, pc.Operation)
@@ -88,7 +88,7 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 		// A Query page reads at most 1 MB.
 		pc.Items = math.Min(pc.Items, math.Max(1, math.Floor(float64(1<<20)/float64(pc.ItemBytes))))
 	}
-	units := readUnits(int(math.Ceil(pc.Items * float64(pc.ItemBytes))))
+	units := ReadUnits(int(math.Ceil(pc.Items * float64(pc.ItemBytes))))
 	if pc.Operation == "Scan" && pc.Items == 0 {
 		units = 0 // a Scan of a table whose size the workload does not give
 	}
@@ -123,7 +123,7 @@ func (d *Design) peakCapacity(costs []PatternCost) (read, write []IndexUnits) {
 			peakWrite[d.partitionSpace(w.Index)] += w.Units * pc.Rate.Peak
 		}
 	}
-	for _, s := range d.partitionSpaces() {
+	for _, s := range d.PartitionSpaces() {
 		read = append(read, IndexUnits{s, math.Max(1, math.Ceil(peakRead[s]))})
 		write = append(write, IndexUnits{s, math.Max(1, math.Ceil(peakWrite[s]))})
 	}
@@ -146,7 +146,7 @@ func (d *Design) itemsPerRead(p *Pattern, op string) float64 {
 	case p.PageSize > 0:
 		return float64(p.PageSize)
 	}
-	r, _ := d.resolve(p)
+	r, _ := d.Resolve(p)
 	n := 0.0
 	for _, name := range p.Returns {
 		e := d.Entity(name)
@@ -154,7 +154,7 @@ func (d *Design) itemsPerRead(p *Pattern, op string) float64 {
 			continue
 		}
 		items, ok := d.Workload.Items[name]
-		values, _, _ := d.spread(e, r.pkConds)
+		values, _, _ := d.Spread(e, r.PKConds)
 		if !ok || values == 0 {
 			n++
 			continue
@@ -172,7 +172,7 @@ func (d *Design) writeCost(p *Pattern, pc *PatternCost) {
 		return
 	}
 	pc.ItemBytes = d.ItemSize(e)
-	table := writeUnits(pc.ItemBytes)
+	table := WriteUnits(pc.ItemBytes)
 	if p.Transaction {
 		table *= 2
 	}
@@ -186,7 +186,7 @@ func (d *Design) writeCost(p *Pattern, pc *PatternCost) {
 		if pc.Operation == "UpdateItem" && len(p.Updates) > 0 {
 			keys := slices.Concat(ix.PartitionKey, ix.SortKey)
 			switch {
-			case slices.ContainsFunc(keys, func(k KeyAttr) bool { return d.updatesKey(e, p, k.Name) }):
+			case slices.ContainsFunc(keys, func(k KeyAttr) bool { return d.UpdatesKey(e, p, k.Name) }):
 				n = 2 // the entry moves: a delete and a put
 			case !d.updatesProjected(e, p, ix):
 				n = 0
@@ -195,15 +195,15 @@ func (d *Design) writeCost(p *Pattern, pc *PatternCost) {
 		if n == 0 {
 			continue
 		}
-		u := n * writeUnits(d.projectedSize(e, ix.Name))
+		u := n * WriteUnits(d.ProjectedSize(e, ix.Name))
 		pc.Writes = append(pc.Writes, IndexUnits{ix.Name, u})
 		pc.WriteUnits += u
 	}
 }
 
-// updatesKey reports whether p's updates change key attribute name of e:
+// UpdatesKey reports whether p's updates change key attribute name of e:
 // the attribute itself, or a variable of its template.
-func (d *Design) updatesKey(e *Entity, p *Pattern, name string) bool {
+func (d *Design) UpdatesKey(e *Entity, p *Pattern, name string) bool {
 	if slices.Contains(p.Updates, name) {
 		return true
 	}
@@ -282,11 +282,11 @@ func harmonic(n, s float64) float64 {
 	return h
 }
 
-// spread is how the values of the key that conds name (their templates'
+// Spread is how the values of the key that conds name (their templates'
 // variables, through e's attributes) spread requests: the number of
 // values (0: unbounded), the busiest value's share, and the variable
 // that concentrates them most.
-func (d *Design) spread(e *Entity, conds []Condition) (values, share float64, variable string) {
+func (d *Design) Spread(e *Entity, conds []Condition) (values, share float64, variable string) {
 	values, share = 1, 1
 	best := -1.0
 	for _, c := range conds {
@@ -310,6 +310,6 @@ func (d *Design) spread(e *Entity, conds []Condition) (values, share float64, va
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
 const (
-	partitionReadUnits  = 3000
-	partitionWriteUnits = 1000
+	PartitionReadUnits  = 3000
+	PartitionWriteUnits = 1000
 )

@@ -366,7 +366,7 @@ func (d *Design) attributeDefinitions() []KeyAttr {
 	var out []KeyAttr
 	add := func(ks []KeyAttr) {
 		for _, k := range ks {
-			if !hasAttr(out, k.Name) {
+			if !HasAttr(out, k.Name) {
 				out = append(out, k)
 			}
 		}
@@ -391,7 +391,7 @@ func (d *Design) fileName() string {
 
 // isTableKey reports whether name is an attribute of the table's key.
 func (d *Design) isTableKey(name string) bool {
-	return hasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
+	return HasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
 }
 
 // summary renders p as the worksheet's third column: where it reads and

@@ -32,14 +32,14 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos, d.Severity, d.Message, d.Rule)
 }
 
-// newDiagnostic fills the flat position fields from pos.
-func newDiagnostic(pos Pos, sev Severity, rule, msg string) Diagnostic {
+// NewDiagnostic fills the flat position fields from pos.
+func NewDiagnostic(pos Pos, sev Severity, rule, msg string) Diagnostic {
 	return Diagnostic{Pos: pos, File: pos.File, Line: pos.Line, Col: pos.Col, Severity: sev, Rule: rule, Message: msg}
 }
 
-// sortDiagnostics orders diagnostics by position, then rule and message,
+// SortDiagnostics orders diagnostics by position, then rule and message,
 // so that output is deterministic.
-func sortDiagnostics(ds []Diagnostic) {
+func SortDiagnostics(ds []Diagnostic) {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
 		switch {
 		case a.Line != b.Line:

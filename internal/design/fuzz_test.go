@@ -1,4 +1,4 @@
-package design
+package design_test
 
 import (
 	"io"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/check"
 	"github.com/dynago/dynago/internal/pricing"
 )
 
@@ -17,7 +19,7 @@ func FuzzParseTemplate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		tpl, err := ParseTemplate(s)
+		tpl, err := design.ParseTemplate(s)
 		if err != nil {
 			return
 		}
@@ -46,7 +48,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		conds, err := ParseKeyCondition(s)
+		conds, err := design.ParseKeyCondition(s)
 		if err != nil {
 			return
 		}
@@ -66,7 +68,7 @@ func FuzzParseKeyCondition(f *testing.F) {
 // FuzzParse: any bytes give a design and diagnostics, never a panic, and
 // the rules run on whatever parsed cleanly.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.design.yaml")
+	files, _ := filepath.Glob("check/testdata/*.design.yaml")
 	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
 	for _, path := range append(files, analyze...) {
 		if raw, err := os.ReadFile(path); err == nil {
@@ -75,13 +77,13 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("table: [1, 2]\nentities: 3\npatterns: {a: b}\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		d, diags := Parse("fuzz.design.yaml", raw)
+		d, diags := design.Parse("fuzz.design.yaml", raw)
 		if d == nil {
 			t.Fatal("nil design")
 		}
 		if len(diags) == 0 {
-			Check(d, Rules)
-			a := Analyze(d, pricing.Default())
+			check.Check(d, check.Rules)
+			a := design.Analyze(d, pricing.Default())
 			for _, write := range []func(io.Writer) error{a.WriteText, a.WriteJSON, a.WriteSVG} {
 				if err := write(io.Discard); err != nil {
 					t.Fatal(err)

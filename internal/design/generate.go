@@ -49,7 +49,7 @@ func sharedVars(d *Design) map[string]bool {
 					seen[v] = true
 					users[v]++
 				}
-				if hasAttr(d.Table.PartitionKey, k.Attr) {
+				if HasAttr(d.Table.PartitionKey, k.Attr) {
 					vars[v] = true
 				}
 			}

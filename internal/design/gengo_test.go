@@ -18,7 +18,7 @@ func TestGolden_GenGo(t *testing.T) {
 		{"../../examples/ecommerce.design.yaml", "ecommerce"},
 		{"../../examples/orders.design.yaml", "orders"},
 		{"../../examples/social.design.yaml", "social"},
-		{"testdata/ok.design.yaml", "shop"},
+		{"check/testdata/ok.design.yaml", "shop"},
 		{"testdata/gengo/counters.design.yaml", "counters"},
 	} {
 		d, diags, err := Load(tc.file)
@@ -64,7 +64,7 @@ func TestGenGo_NameClashes(t *testing.T) {
 		{func(d *Design) { d.Patterns[0].ID = "DB" }, "pattern DB would be the method DB, which clashes with the Client field DB"},
 		{func(d *Design) { d.Patterns[0].ID = "user_orders" }, "pattern user-orders would be the method UserOrders, which clashes with pattern user_orders"},
 	} {
-		d := loadClean(t, "testdata/ok.design.yaml")
+		d := loadClean(t, "check/testdata/ok.design.yaml")
 		tc.change(d)
 		if _, err := GenGo(d, "shop"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v, want %q", err, tc.want)

@@ -169,7 +169,7 @@ type parser struct {
 func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.file, Line: n.Line, Col: n.Column} }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.diags = append(p.diags, newDiagnostic(pos, Error, "syntax", fmt.Sprintf(format, args...)))
+	p.diags = append(p.diags, NewDiagnostic(pos, Error, "syntax", fmt.Sprintf(format, args...)))
 }
 
 // mapping returns n's keys (reporting keys outside allowed, which must

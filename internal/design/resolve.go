@@ -5,111 +5,113 @@ import (
 	"strings"
 )
 
-// read is a read pattern resolved against its index: which conditions
+// Read is a read pattern resolved against its index: which conditions
 // bind which key attribute.
-type read struct {
-	p      *Pattern
-	index  string // "" for the table
-	pk, sk []KeyAttr
-	// pkConds are the conditions on partition key attributes, skConds
-	// those on sort key attributes, other those on neither.
-	pkConds, skConds, other []Condition
+type Read struct {
+	Pattern *Pattern
+	Index   string // "" for the table
+	PK, SK  []KeyAttr
+	// PKConds are the conditions on partition key attributes, SKConds
+	// those on sort key attributes, Other those on neither.
+	PKConds, SKConds, Other []Condition
 }
 
-// resolve returns p's read on its index; ok is false when the index
+// Resolve returns p's read on its index; ok is false when the index
 // does not exist.
-func (d *Design) resolve(p *Pattern) (r read, ok bool) {
-	r = read{p: p, index: p.Index}
-	r.pk, r.sk, ok = d.KeySchema(p.Index)
+func (d *Design) Resolve(p *Pattern) (r Read, ok bool) {
+	r = Read{Pattern: p, Index: p.Index}
+	r.PK, r.SK, ok = d.KeySchema(p.Index)
 	if !ok {
 		return r, false
 	}
 	for _, c := range p.Conditions {
 		switch {
-		case hasAttr(r.pk, c.Attr):
-			r.pkConds = append(r.pkConds, c)
-		case hasAttr(r.sk, c.Attr):
-			r.skConds = append(r.skConds, c)
+		case HasAttr(r.PK, c.Attr):
+			r.PKConds = append(r.PKConds, c)
+		case HasAttr(r.SK, c.Attr):
+			r.SKConds = append(r.SKConds, c)
 		default:
-			r.other = append(r.other, c)
+			r.Other = append(r.Other, c)
 		}
 	}
 	return r, true
 }
 
-func hasAttr(ks []KeyAttr, name string) bool {
+// HasAttr reports whether the key schema ks has an attribute named name.
+func HasAttr(ks []KeyAttr, name string) bool {
 	return slices.ContainsFunc(ks, func(k KeyAttr) bool { return k.Name == name })
 }
 
-// match says whether an entity's items can be among a read's results:
-// never, maybe (its templates allow it) or certainly (every item of the
+// Match says whether an entity's items can be among a read's results:
+// Never, Maybe (its templates allow it) or Certainly (every item of the
 // partition the read names that has its key shape is returned).
-type match int
+type Match int
 
+// The matches, from none to all.
 const (
-	never match = iota
-	maybe
-	certainly
+	Never Match = iota
+	Maybe
+	Certainly
 )
 
-// matchEntity decides whether e's items can answer r.
-func (d *Design) matchEntity(r read, e *Entity) match {
-	if !d.InIndex(e, r.index) {
-		return never
+// MatchEntity decides whether e's items can answer r.
+func (d *Design) MatchEntity(r Read, e *Entity) Match {
+	if !d.InIndex(e, r.Index) {
+		return Never
 	}
-	m := certainly
-	for _, c := range r.pkConds {
+	m := Certainly
+	for _, c := range r.PKConds {
 		t, _, _, _ := e.ValueOf(c.Attr)
 		if c.Op != "=" {
-			return never
+			return Never
 		}
 		switch may, certain := Unify(c.Values[0], t, e); {
 		case !may:
-			return never
+			return Never
 		case !certain:
-			m = maybe
+			m = Maybe
 		}
 	}
-	for _, c := range r.skConds {
+	for _, c := range r.SKConds {
 		t, _, _, _ := e.ValueOf(c.Attr)
 		switch c.Op {
 		case "=":
 			switch may, certain := Unify(c.Values[0], t, e); {
 			case !may:
-				return never
+				return Never
 			case !certain || !t.Constant():
-				m = maybe
+				m = Maybe
 			}
 		case "begins_with":
 			switch {
 			case t.AlwaysStartsWith(c.Values[0]):
 			case t.MayStartWith(c.Values[0]):
-				m = maybe
+				m = Maybe
 			default:
-				return never
+				return Never
 			}
 		case "between":
 			common := commonPrefix(c.Values[0].Prefix(), c.Values[1].Prefix())
 			lit := Template{Parts: []Part{{Literal: common}}, Text: common}
 			switch {
 			case common == "":
-				m = maybe
+				m = Maybe
 			case t.AlwaysStartsWith(lit):
 			case t.MayStartWith(lit):
-				m = maybe
+				m = Maybe
 			default:
-				return never
+				return Never
 			}
 		default:
 			// <, <=, >, >=: a literal prefix that parts from the bound's
 			// before either ends settles it (PROFILE > ORDER#...).
 			a, b := t.Prefix(), c.Values[0].Prefix()
 			if a == "" || strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
-				m = maybe
+				m = Maybe
 				break
 			}
 			if above := a > b; above != (c.Op == ">" || c.Op == ">=") {
-				return never
+				return Never
 			}
 		}
 	}
@@ -124,15 +126,15 @@ func commonPrefix(a, b string) string {
 	return a[:n]
 }
 
-// reads returns the design's read patterns resolved (those on a missing
+// Reads returns the design's read patterns resolved (those on a missing
 // index are left out: the key-condition rule reports them).
-func (d *Design) reads() []read {
-	var out []read
+func (d *Design) Reads() []Read {
+	var out []Read
 	for _, p := range d.Patterns {
 		if p.Kind != "read" || p.Operation == "Scan" {
 			continue
 		}
-		if r, ok := d.resolve(p); ok {
+		if r, ok := d.Resolve(p); ok {
 			out = append(out, r)
 		}
 	}

@@ -20,7 +20,7 @@ func TestSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("testdata/*.design.yaml")
+	files, _ := filepath.Glob("check/testdata/*.design.yaml")
 	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
 	files = append(files, analyze...)
 	examples, _ := filepath.Glob("../../examples/*.design.yaml")

@@ -22,8 +22,8 @@ func valueSize(a *Attribute) int {
 	return typicalSize[a.Type]
 }
 
-// templateSize estimates the length of t's values for entity e.
-func templateSize(e *Entity, t Template) int {
+// TemplateSize estimates the length of t's values for entity e.
+func TemplateSize(e *Entity, t Template) int {
 	n := 0
 	for _, p := range t.Parts {
 		switch {
@@ -51,7 +51,7 @@ func (d *Design) ItemSize(e *Entity) int {
 	seen := map[string]bool{}
 	for _, k := range e.Keys {
 		t, _, _, _ := e.ValueOf(k.Attr)
-		n += len(k.Attr) + templateSize(e, t)
+		n += len(k.Attr) + TemplateSize(e, t)
 		seen[k.Attr] = true
 	}
 	for _, a := range e.Attributes {
@@ -66,9 +66,9 @@ func (d *Design) ItemSize(e *Entity) int {
 	return n
 }
 
-// projectedSize estimates the size of e's entry in index (the item on
+// ProjectedSize estimates the size of e's entry in index (the item on
 // the table or an ALL index).
-func (d *Design) projectedSize(e *Entity, index string) int {
+func (d *Design) ProjectedSize(e *Entity, index string) int {
 	ix := d.Index(index)
 	if ix == nil || ix.Projection == "ALL" {
 		return d.ItemSize(e)
@@ -87,17 +87,17 @@ func (d *Design) projectedSize(e *Entity, index string) int {
 			if a := e.Attribute(name); a != nil && e.Key(name) == nil {
 				n += len(name) + valueSize(a)
 			} else {
-				n += len(name) + templateSize(e, t)
+				n += len(name) + TemplateSize(e, t)
 			}
 		}
 	}
 	return n
 }
 
-// writeUnits is DynamoDB's write units for an item of size bytes: one
+// WriteUnits is DynamoDB's write units for an item of size bytes: one
 // per 1 KB, rounded up.
-func writeUnits(size int) float64 { return math.Max(1, math.Ceil(float64(size)/1024)) }
+func WriteUnits(size int) float64 { return math.Max(1, math.Ceil(float64(size)/1024)) }
 
-// readUnits is DynamoDB's eventually consistent read units for size
+// ReadUnits is DynamoDB's eventually consistent read units for size
 // bytes read: half a unit per 4 KB, rounded up.
-func readUnits(size int) float64 { return 0.5 * math.Max(1, math.Ceil(float64(size)/4096)) }
+func ReadUnits(size int) float64 { return 0.5 * math.Max(1, math.Ceil(float64(size)/4096)) }

@@ -343,7 +343,7 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 			}
 		}
 		for _, name := range f.NonKeyAttributes {
-			if e.Attribute(name) == nil && !hasAttr(tableKeys, name) {
+			if e.Attribute(name) == nil && !HasAttr(tableKeys, name) {
 				e.Attributes = append(e.Attributes, &Attribute{Name: name, Type: cmp.Or(typeOf[name], "S")})
 			}
 		}
@@ -486,7 +486,7 @@ func inferIndexKeys(d *Design, facetItems map[string][]map[string]string) []stri
 	var keyNames []string
 	for _, ix := range d.Table.Indexes {
 		for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
-			if !hasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), k.Name) && !slices.Contains(keyNames, k.Name) {
+			if !HasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), k.Name) && !slices.Contains(keyNames, k.Name) {
 				keyNames = append(keyNames, k.Name)
 			}
 		}
@@ -546,7 +546,7 @@ func templateFrom(value string, item map[string]string, skip []string, t Table) 
 		found := false
 		for _, n := range names {
 			v := item[n]
-			if slices.Contains(skip, n) || hasAttr(slices.Concat(t.PartitionKey, t.SortKey), n) || len(v) < 2 || !strings.HasPrefix(rest, v) {
+			if slices.Contains(skip, n) || HasAttr(slices.Concat(t.PartitionKey, t.SortKey), n) || len(v) < 2 || !strings.HasPrefix(rest, v) {
 				continue
 			}
 			out.WriteString("<" + n + ">")

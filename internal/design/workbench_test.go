@@ -68,7 +68,7 @@ func summary(d *Design, workbench bool) []string {
 func TestYAML_RoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/*.design.yaml")
 	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
-	for _, path := range append(files, append(more, "testdata/ok.design.yaml")...) {
+	for _, path := range append(files, append(more, "check/testdata/ok.design.yaml")...) {
 		d := loadClean(t, path)
 		raw, err := YAML(d, []string{"round trip"})
 		if err != nil {

@@ -23,7 +23,7 @@ func setup(t *testing.T) *shop.Client {
 	}
 	t.Cleanup(stop)
 	db := inproc.Client(ep)
-	d, diags, err := design.Load("../../../internal/design/testdata/ok.design.yaml")
+	d, diags, err := design.Load("../../../internal/design/check/testdata/ok.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
@@ -34,7 +34,7 @@ func setup(t *testing.T) *shop.Client {
 }
 
 // TestGenerated_Shop runs the code dynago design gen-go wrote for
-// internal/design/testdata/ok.design.yaml against dynago: writes, a
+// internal/design/check/testdata/ok.design.yaml against dynago: writes, a
 // GetItem, a user's item collection decoded into typed entities across
 // pages (pageSize 25), the sharded status index, and the ship-order
 // update, which must move the order to its new status's key.

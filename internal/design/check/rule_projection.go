@@ -1,8 +1,10 @@
-package design
+package check
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // ProjectionRule checks that an index read gets the attributes the
@@ -40,10 +42,10 @@ or the index must project them. An LSI can fetch them, at extra read cost.`,
 				continue
 			}
 			if ix.Local {
-				pass.Reportf(p.Pos, Warning, "pattern %s needs %s, which LSI %s does not project: each item is fetched from the table, at extra read cost", p.ID, strings.Join(missing, ", "), ix.Name)
+				pass.Reportf(p.Pos, design.Warning, "pattern %s needs %s, which LSI %s does not project: each item is fetched from the table, at extra read cost", p.ID, strings.Join(missing, ", "), ix.Name)
 				continue
 			}
-			pass.Reportf(p.Pos, Error, "pattern %s needs %s, which index %s (%s) does not project: add them to its projection, or fetch each item from the table", p.ID, strings.Join(missing, ", "), ix.Name, ix.Projection)
+			pass.Reportf(p.Pos, design.Error, "pattern %s needs %s, which index %s (%s) does not project: add them to its projection, or fetch each item from the table", p.ID, strings.Join(missing, ", "), ix.Name, ix.Projection)
 		}
 	},
 }

@@ -1,8 +1,17 @@
-package design
+// Package check proves a single-table design's access patterns against
+// its keys, as dynago design check does: Check runs Rules over a design
+// that loaded without syntax errors and returns their diagnostics. A
+// Rule is shaped like a go/analysis Analyzer (a Name, a Doc, and a Run
+// that reports through a Pass), one file each (rule_*.go); rules read the
+// design through the model of package design (templates, reads resolved
+// against their index, the capacity model for hot keys).
+package check
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // A Rule is one check of a design, shaped like a go/analysis Analyzer: a
@@ -16,14 +25,14 @@ type Rule struct {
 
 // Pass is one rule's run over one design.
 type Pass struct {
-	Design *Design
+	Design *design.Design
 	rule   *Rule
-	diags  *[]Diagnostic
+	diags  *[]design.Diagnostic
 }
 
 // Reportf reports a finding at pos.
-func (p *Pass) Reportf(pos Pos, sev Severity, format string, args ...any) {
-	*p.diags = append(*p.diags, newDiagnostic(pos, sev, p.rule.Name, fmt.Sprintf(format, args...)))
+func (p *Pass) Reportf(pos design.Pos, sev design.Severity, format string, args ...any) {
+	*p.diags = append(*p.diags, design.NewDiagnostic(pos, sev, p.rule.Name, fmt.Sprintf(format, args...)))
 }
 
 // Rules are every rule `dynago design check` runs, in order.
@@ -42,12 +51,12 @@ var Rules = []*Rule{
 
 // Check runs rules over d and returns their diagnostics, sorted by
 // position.
-func Check(d *Design, rules []*Rule) []Diagnostic {
-	var diags []Diagnostic
+func Check(d *design.Design, rules []*Rule) []design.Diagnostic {
+	var diags []design.Diagnostic
 	for _, r := range rules {
 		r.Run(&Pass{Design: d, rule: r, diags: &diags})
 	}
-	sortDiagnostics(diags)
+	design.SortDiagnostics(diags)
 	return diags
 }
 
@@ -60,7 +69,7 @@ func indexLabel(index string) string {
 }
 
 // condText renders conditions for messages.
-func condText(cs []Condition) string {
+func condText(cs []design.Condition) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
 		parts[i] = c.String()

@@ -1,6 +1,10 @@
-package design
+package check
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/dynago/dynago/internal/design"
+)
 
 // IndexMembershipRule reports which entities land in which index and
 // what is odd about it: an index no entity lands in or no pattern reads,
@@ -35,24 +39,24 @@ GSIs or 5 LSIs (DynamoDB's limits).`,
 				}
 			}
 			if in == 0 && len(d.Entities) > 0 {
-				pass.Reportf(ix.Pos, Warning, "no entity lands in index %s: none has all of its key attributes", ix.Name)
+				pass.Reportf(ix.Pos, design.Warning, "no entity lands in index %s: none has all of its key attributes", ix.Name)
 			}
-			if !slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Index == ix.Name }) {
-				pass.Reportf(ix.Pos, Warning, "no pattern reads index %s: it costs a write per item change and storage for nothing", ix.Name)
+			if !slices.ContainsFunc(d.Patterns, func(p *design.Pattern) bool { return p.Index == ix.Name }) {
+				pass.Reportf(ix.Pos, design.Warning, "no pattern reads index %s: it costs a write per item change and storage for nothing", ix.Name)
 			}
 		}
 		if gsis > 3 {
-			pass.Reportf(d.Table.Pos, Warning, "%d GSIs: single-table designs overload two or three (GSI1PK/GSI1SK hold each entity's own values)", gsis)
+			pass.Reportf(d.Table.Pos, design.Warning, "%d GSIs: single-table designs overload two or three (GSI1PK/GSI1SK hold each entity's own values)", gsis)
 		}
 		if gsis > 20 {
-			pass.Reportf(d.Table.Pos, Error, "%d GSIs: DynamoDB allows 20 a table", gsis)
+			pass.Reportf(d.Table.Pos, design.Error, "%d GSIs: DynamoDB allows 20 a table", gsis)
 		}
 		if lsis > 5 {
-			pass.Reportf(d.Table.Pos, Error, "%d LSIs: DynamoDB allows 5 a table", lsis)
+			pass.Reportf(d.Table.Pos, design.Error, "%d LSIs: DynamoDB allows 5 a table", lsis)
 		}
 		if lsis > 0 {
 			// LSIs cap each item collection at 10 GB.
-			pass.Reportf(d.Table.Pos, Warning, "with a local index, each partition key's items (table and LSI entries) are limited to 10 GB")
+			pass.Reportf(d.Table.Pos, design.Warning, "with a local index, each partition key's items (table and LSI entries) are limited to 10 GB")
 		}
 		for _, e := range d.Entities {
 			for _, k := range e.Keys {
@@ -61,7 +65,7 @@ GSIs or 5 LSIs (DynamoDB's limits).`,
 				}
 				for _, v := range k.Template.Vars() {
 					if a := e.Attribute(v); a != nil && a.Optional {
-						pass.Reportf(k.Pos, Warning, "%s's %s exists only when the optional <%s> is set, so %s items without it are not indexed: declare sparse: true if that is intended", e.Name, k.Attr, v, e.Name)
+						pass.Reportf(k.Pos, design.Warning, "%s's %s exists only when the optional <%s> is set, so %s items without it are not indexed: declare sparse: true if that is intended", e.Name, k.Attr, v, e.Name)
 						break
 					}
 				}

@@ -1,10 +1,12 @@
-package design
+package check
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // HotKeysRule finds partition keys that run hot: a partition key
@@ -24,7 +26,7 @@ computes each value's load and, when it passes the limit, the shards needed
 Without rates it warns only.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
-		for _, index := range d.partitionSpaces() {
+		for _, index := range d.PartitionSpaces() {
 			pk, _, _ := d.KeySchema(index)
 			for _, e := range d.Entities {
 				if !d.InIndex(e, index) {
@@ -33,7 +35,7 @@ Without rates it warns only.`,
 				checkHotWrites(pass, index, pk, e)
 			}
 		}
-		for _, r := range d.reads() {
+		for _, r := range d.Reads() {
 			checkHotReads(pass, r)
 		}
 	},
@@ -41,7 +43,7 @@ Without rates it warns only.`,
 
 // keyValues returns how many values a partition key of e takes (0:
 // many), and the key's text for messages.
-func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos, shards int) {
+func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos design.Pos, shards int) {
 	n, pos, shards = 1, e.Pos, 1
 	var texts []string
 	for _, ka := range pk {
@@ -75,7 +77,7 @@ func keyValues(e *Entity, pk []KeyAttr) (n int, text string, pos Pos, shards int
 }
 
 // checkHotWrites checks e's writes on index against the write limit.
-func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
+func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Entity) {
 	d := pass.Design
 	values, text, pos, shards := keyValues(e, pk)
 	if values == 0 {
@@ -86,13 +88,13 @@ func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
 		if p.Kind != "write" || p.Entity != e.Name || p.Rate.Peak == 0 {
 			continue
 		}
-		u := writeUnits(d.projectedSize(e, index))
+		u := design.WriteUnits(d.ProjectedSize(e, index))
 		if p.Operation == "UpdateItem" && index != "" {
 			// An update that moves the item between index keys (a key
 			// attribute or a variable of its template) is a delete and a
 			// put in the index, as the analyzer counts it.
 			ix := d.Index(index)
-			if slices.ContainsFunc(slices.Concat(ix.PartitionKey, ix.SortKey), func(k KeyAttr) bool { return d.updatesKey(e, p, k.Name) }) {
+			if slices.ContainsFunc(slices.Concat(ix.PartitionKey, ix.SortKey), func(k design.KeyAttr) bool { return d.UpdatesKey(e, p, k.Name) }) {
 				u *= 2
 			}
 		}
@@ -102,47 +104,47 @@ func checkHotWrites(pass *Pass, index string, pk []KeyAttr, e *Entity) {
 	what := fmt.Sprintf("%s on %s", text, indexLabel(index))
 	if units == 0 {
 		if values <= 4 {
-			pass.Reportf(pos, Warning, "%s takes %s for every %s item: declare the write patterns' peak rates to see whether it runs hot (a partition serves 1,000 WCU a second)", what, valuesText(values), e.Name)
+			pass.Reportf(pos, design.Warning, "%s takes %s for every %s item: declare the write patterns' peak rates to see whether it runs hot (a partition serves 1,000 WCU a second)", what, valuesText(values), e.Name)
 		}
 		return
 	}
 	// The busiest value's share: even over the values, unless the
 	// workload's skew says otherwise (as dynago design analyze computes it).
-	var conds []Condition
+	var conds []design.Condition
 	for _, ka := range pk {
 		t, _, _, _ := e.ValueOf(ka.Name)
-		conds = append(conds, Condition{Attr: ka.Name, Op: "=", Values: []Template{t}})
+		conds = append(conds, design.Condition{Attr: ka.Name, Op: "=", Values: []design.Template{t}})
 	}
-	_, share, _ := d.spread(e, conds)
+	_, share, _ := d.Spread(e, conds)
 	load := units * share
-	if load <= partitionWriteUnits {
+	if load <= design.PartitionWriteUnits {
 		return
 	}
 	// The fewest shards that bring each value under the limit: the other
 	// variables' values stay, the shard count is what changes.
-	need := int(math.Ceil(load * float64(shards) / partitionWriteUnits))
+	need := int(math.Ceil(load * float64(shards) / design.PartitionWriteUnits))
 	fix := fmt.Sprintf("shard it into at least %d (shard: {count: %d, by: <an ID>}, and a read queries %d keys)", need, need, need)
 	if shards > 1 {
 		fix = fmt.Sprintf("raise its shard count from %d to at least %d (a read then queries %d keys)", shards, need, need)
 	}
-	pass.Reportf(pos, Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %.0f WCU) the busiest value takes %.0f WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
-		what, valuesText(values), e.Name, peak, units, load, load/partitionWriteUnits, fix)
+	pass.Reportf(pos, design.Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %.0f WCU) the busiest value takes %.0f WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
+		what, valuesText(values), e.Name, peak, units, load, load/design.PartitionWriteUnits, fix)
 }
 
 // checkHotReads checks a read pattern's load on the partition key value
 // it queries.
-func checkHotReads(pass *Pass, r read) {
+func checkHotReads(pass *Pass, r design.Read) {
 	d := pass.Design
-	if r.p.Rate.Peak == 0 || len(r.pkConds) == 0 {
+	if r.Pattern.Rate.Peak == 0 || len(r.PKConds) == 0 {
 		return
 	}
 	// How many values the queried key takes: its template's variables,
 	// through any returned entity's attributes.
 	values := 1
-	for _, c := range r.pkConds {
+	for _, c := range r.PKConds {
 		for _, v := range c.Values[0].Vars() {
 			n := 0
-			for _, name := range r.p.Returns {
+			for _, name := range r.Pattern.Returns {
 				if e := d.Entity(name); e != nil {
 					if a := e.Attribute(v); a != nil {
 						n = max(n, len(a.Values), a.Cardinality)
@@ -156,26 +158,26 @@ func checkHotReads(pass *Pass, r read) {
 		}
 	}
 	size := 0
-	for _, name := range r.p.Returns {
+	for _, name := range r.Pattern.Returns {
 		if e := d.Entity(name); e != nil {
-			size = max(size, d.projectedSize(e, r.index))
+			size = max(size, d.ProjectedSize(e, r.Index))
 		}
 	}
-	items := r.p.PageSize
-	if items == 0 || r.p.Operation == "GetItem" {
+	items := r.Pattern.PageSize
+	if items == 0 || r.Pattern.Operation == "GetItem" {
 		items = 1
-		if r.p.Operation != "GetItem" {
+		if r.Pattern.Operation != "GetItem" {
 			items = max(1, (1<<20)/max(size, 1))
 		}
 	}
-	units := readUnits(min(items*size, 1<<20))
-	load := r.p.Rate.Peak * units / float64(values)
-	if load <= partitionReadUnits {
+	units := design.ReadUnits(min(items*size, 1<<20))
+	load := r.Pattern.Rate.Peak * units / float64(values)
+	if load <= design.PartitionReadUnits {
 		return
 	}
-	shards := int(math.Ceil(load / partitionReadUnits))
-	pass.Reportf(r.p.Pos, Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %.0f RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
-		r.p.ID, condText(r.pkConds), valuesText(values), r.p.Rate.Peak, units, load, load/partitionReadUnits, shards)
+	shards := int(math.Ceil(load / design.PartitionReadUnits))
+	pass.Reportf(r.Pattern.Pos, design.Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %.0f RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
+		r.Pattern.ID, condText(r.PKConds), valuesText(values), r.Pattern.Rate.Peak, units, load, load/design.PartitionReadUnits, shards)
 }
 
 func valuesText(n int) string {

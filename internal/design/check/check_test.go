@@ -1,4 +1,4 @@
-package design
+package check
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // wantMarker finds `# want "regexp" ...` comments: each quoted regexp
@@ -49,7 +51,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			d, diags, err := Load(path)
+			d, diags, err := design.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}

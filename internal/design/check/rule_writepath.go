@@ -1,8 +1,10 @@
-package design
+package check
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // WritePathRule checks that an update keeps every key true: an
@@ -27,7 +29,7 @@ no update at all: the item must be deleted and put again.`,
 			}
 			for _, u := range p.Updates {
 				if e.Attribute(u) == nil && e.Key(u) == nil && u != e.Discriminator {
-					pass.Reportf(p.Pos, Error, "pattern %s updates %s, which is neither an attribute nor a key of %s", p.ID, u, e.Name)
+					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s, which is neither an attribute nor a key of %s", p.ID, u, e.Name)
 				}
 			}
 			for _, k := range e.Keys {
@@ -44,10 +46,10 @@ no update at all: the item must be deleted and put again.`,
 					continue
 				}
 				switch {
-				case hasAttr(tableKey, k.Attr):
-					pass.Reportf(p.Pos, Error, "pattern %s updates %s, part of the table key %s = %s: an item's key cannot change; delete it and put it again (in one TransactWriteItems)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template)
+				case design.HasAttr(tableKey, k.Attr):
+					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s, part of the table key %s = %s: an item's key cannot change; delete it and put it again (in one TransactWriteItems)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template)
 				case !slices.Contains(p.Updates, k.Attr):
-					pass.Reportf(p.Pos, Error, "pattern %s updates %s but not %s = %s, which is built from it: the item stays indexed under its old value (add %s to updates)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template, k.Attr)
+					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s but not %s = %s, which is built from it: the item stays indexed under its old value (add %s to updates)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template, k.Attr)
 				}
 			}
 		}

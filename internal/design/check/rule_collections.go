@@ -1,6 +1,10 @@
-package design
+package check
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dynago/dynago/internal/design"
+)
 
 // CollectionsRule checks that a query returning several entity types can
 // tell them apart: each has a discriminator attribute with its own value,
@@ -13,17 +17,17 @@ by a discriminator attribute (discriminator: {EntityType: ORDER}) with a
 distinct value per type, or by a distinct literal sort-key prefix.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
-		for _, r := range d.reads() {
-			if len(r.p.Returns) < 2 {
+		for _, r := range d.Reads() {
+			if len(r.Pattern.Returns) < 2 {
 				continue
 			}
-			var es []*Entity
-			for _, n := range r.p.Returns {
+			var es []*design.Entity
+			for _, n := range r.Pattern.Returns {
 				if e := d.Entity(n); e != nil {
 					es = append(es, e)
 				}
 			}
-			if distinct(es, func(e *Entity) string {
+			if distinct(es, func(e *design.Entity) string {
 				if e.Discriminator == "" || e.DiscriminatorValue == "" {
 					return ""
 				}
@@ -31,20 +35,20 @@ distinct value per type, or by a distinct literal sort-key prefix.`,
 			}) {
 				continue
 			}
-			if len(r.sk) == 1 && distinct(es, func(e *Entity) string {
-				t, _, _, _ := e.ValueOf(r.sk[0].Name)
+			if len(r.SK) == 1 && distinct(es, func(e *design.Entity) string {
+				t, _, _, _ := e.ValueOf(r.SK[0].Name)
 				return t.Prefix()
-			}) && noPrefixOfAnother(es, r.sk[0].Name) {
+			}) && noPrefixOfAnother(es, r.SK[0].Name) {
 				continue
 			}
-			pass.Reportf(r.p.Pos, Error, "pattern %s returns %s, and nothing tells their items apart: give each a discriminator (discriminator: {EntityType: NAME}) or its own sort-key prefix", r.p.ID, strings.Join(r.p.Returns, ", "))
+			pass.Reportf(r.Pattern.Pos, design.Error, "pattern %s returns %s, and nothing tells their items apart: give each a discriminator (discriminator: {EntityType: NAME}) or its own sort-key prefix", r.Pattern.ID, strings.Join(r.Pattern.Returns, ", "))
 		}
 	},
 }
 
 // distinct reports whether f gives every entity a non-empty value of its
 // own.
-func distinct(es []*Entity, f func(*Entity) string) bool {
+func distinct(es []*design.Entity, f func(*design.Entity) string) bool {
 	seen := map[string]bool{}
 	for _, e := range es {
 		v := f(e)
@@ -58,7 +62,7 @@ func distinct(es []*Entity, f func(*Entity) string) bool {
 
 // noPrefixOfAnother reports whether no entity's literal sort-key prefix
 // is a prefix of another's.
-func noPrefixOfAnother(es []*Entity, attr string) bool {
+func noPrefixOfAnother(es []*design.Entity, attr string) bool {
 	for i, a := range es {
 		ta, _, _, _ := a.ValueOf(attr)
 		for j, b := range es {

@@ -1,8 +1,10 @@
-package design
+package check
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // keyTypes are the attribute types that fit a key attribute of each
@@ -12,7 +14,7 @@ var keyTypes = map[string][]string{"N": {"N", "epoch"}, "B": {"B"}, "S": {"S", "
 // checkKeyTypes checks that e fills each key attribute with a value of
 // its type: a Number or Binary key only from one attribute of that type,
 // a String key not from one number or binary attribute alone.
-func checkKeyTypes(pass *Pass, e *Entity) {
+func checkKeyTypes(pass *Pass, e *design.Entity) {
 	d := pass.Design
 	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
 	for _, ix := range d.Table.Indexes {
@@ -39,13 +41,13 @@ func checkKeyTypes(pass *Pass, e *Entity) {
 		lone := len(t.Parts) == 1 && len(vars) == 1
 		switch {
 		case ka.Type != "S" && !lone:
-			pass.Reportf(pos, Error, "%s is a %s key, so %s must fill it from one %s attribute alone, not %s", ka.Name, typeName(ka.Type), e.Name, typeName(ka.Type), t)
+			pass.Reportf(pos, design.Error, "%s is a %s key, so %s must fill it from one %s attribute alone, not %s", ka.Name, typeName(ka.Type), e.Name, typeName(ka.Type), t)
 		case lone && (k == nil || ka.Type != "S"):
 			// An attribute used as the key itself must have the key's
 			// type; a template renders text for a String key.
 			a := e.Attribute(vars[0])
 			if a != nil && !slices.Contains(keyTypes[ka.Type], a.Type) {
-				pass.Reportf(pos, Error, "%s is a %s key, but %s fills it from %s, which is %s", ka.Name, typeName(ka.Type), e.Name, a.Name, a.Type)
+				pass.Reportf(pos, design.Error, "%s is a %s key, but %s fills it from %s, which is %s", ka.Name, typeName(ka.Type), e.Name, a.Name, a.Type)
 			}
 		}
 	}
@@ -85,27 +87,27 @@ existing entities and indexes.`,
 		for _, e := range d.Entities {
 			for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 				if _, _, _, ok := e.ValueOf(ka.Name); !ok {
-					pass.Reportf(e.Pos, Error, "entity %s has no %s: every item needs the table's key (add keys: %s: ...)", e.Name, ka.Name, ka.Name)
+					pass.Reportf(e.Pos, design.Error, "entity %s has no %s: every item needs the table's key (add keys: %s: ...)", e.Name, ka.Name, ka.Name)
 				}
 			}
 			for _, k := range e.Keys {
 				if !keyAttrs[k.Attr] {
-					pass.Reportf(k.Pos, Warning, "entity %s builds %s, which is no key of the table or of an index", e.Name, k.Attr)
+					pass.Reportf(k.Pos, design.Warning, "entity %s builds %s, which is no key of the table or of an index", e.Name, k.Attr)
 				}
 				for _, v := range k.Template.Vars() {
 					if v == "shard" && k.Shard != nil {
 						continue
 					}
 					if e.Attribute(v) == nil {
-						pass.Reportf(k.Pos, Error, "entity %s: %s uses <%s>, which is not one of its attributes", e.Name, k.Attr, v)
+						pass.Reportf(k.Pos, design.Error, "entity %s: %s uses <%s>, which is not one of its attributes", e.Name, k.Attr, v)
 					}
 				}
 				if k.Shard != nil && e.Attribute(k.Shard.By) == nil {
-					pass.Reportf(k.Pos, Error, "entity %s: %s is sharded by %s, which is not one of its attributes", e.Name, k.Attr, k.Shard.By)
+					pass.Reportf(k.Pos, design.Error, "entity %s: %s is sharded by %s, which is not one of its attributes", e.Name, k.Attr, k.Shard.By)
 				}
 				for _, part := range k.Template.Parts {
 					if a := e.Attribute(part.Var); a != nil && part.Width > 0 && a.Type != "N" && a.Type != "epoch" {
-						pass.Reportf(k.Pos, Error, "entity %s: %s writes <%s:0%dd>, a fixed-width number, but %s is %s", e.Name, k.Attr, part.Var, part.Width, part.Var, a.Type)
+						pass.Reportf(k.Pos, design.Error, "entity %s: %s writes <%s:0%dd>, a fixed-width number, but %s is %s", e.Name, k.Attr, part.Var, part.Width, part.Var, a.Type)
 					}
 				}
 			}
@@ -117,22 +119,22 @@ existing entities and indexes.`,
 				if a := e.Attribute(ttl); a != nil {
 					found = true
 					if a.Type != "epoch" && a.Type != "N" {
-						pass.Reportf(a.Pos, Error, "%s is the table's TTL attribute, but %s declares it %s: DynamoDB expires only items whose TTL attribute is a Number of epoch seconds (declare it epoch)", ttl, e.Name, a.Type)
+						pass.Reportf(a.Pos, design.Error, "%s is the table's TTL attribute, but %s declares it %s: DynamoDB expires only items whose TTL attribute is a Number of epoch seconds (declare it epoch)", ttl, e.Name, a.Type)
 					}
 				}
 			}
 			if !found {
-				pass.Reportf(d.Table.TTLPos, Warning, "the TTL attribute %s is no entity's attribute: no item will ever expire", ttl)
+				pass.Reportf(d.Table.TTLPos, design.Warning, "the TTL attribute %s is no entity's attribute: no item will ever expire", ttl)
 			}
 		}
 		for _, p := range d.Patterns {
 			for _, name := range slices.Concat(p.Returns, []string{p.Entity}) {
 				if name != "" && d.Entity(name) == nil {
-					pass.Reportf(p.Pos, Error, "pattern %s names entity %s, which the design does not declare", p.ID, name)
+					pass.Reportf(p.Pos, design.Error, "pattern %s names entity %s, which the design does not declare", p.ID, name)
 				}
 			}
 			if p.Index != "" && d.Index(p.Index) == nil {
-				pass.Reportf(p.Pos, Error, "pattern %s reads index %s, which the table does not declare", p.ID, p.Index)
+				pass.Reportf(p.Pos, design.Error, "pattern %s reads index %s, which the table does not declare", p.ID, p.Index)
 			}
 		}
 	},

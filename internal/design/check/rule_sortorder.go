@@ -1,8 +1,10 @@
-package design
+package check
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // SortOrderRule checks that sort keys order as intended: DynamoDB orders
@@ -40,10 +42,10 @@ UTC format: declare it type timestamp (ISO 8601 UTC) rather than S.`,
 					// A lone variable of a number keeps its own order only
 					// as an N key; in a string key it needs a width.
 					if (a.Type == "N" || a.Type == "epoch") && part.Width == 0 {
-						pass.Reportf(k.Pos, Warning, "%s's sort key %s %s holds the number <%s> as text: 10 sorts before 9; write <%s:0%dd> for a fixed width", e.Name, k.Attr, k.Template, part.Var, part.Var, defaultWidth(a))
+						pass.Reportf(k.Pos, design.Warning, "%s's sort key %s %s holds the number <%s> as text: 10 sorts before 9; write <%s:0%dd> for a fixed width", e.Name, k.Attr, k.Template, part.Var, part.Var, defaultWidth(a))
 					}
 					if a.Type == "S" && looksLikeTime(a.Name) {
-						pass.Reportf(k.Pos, Warning, "%s's sort key %s %s holds <%s>, which looks like a time: declare it type timestamp (ISO 8601 UTC, one fixed format) so that text order is time order", e.Name, k.Attr, k.Template, part.Var)
+						pass.Reportf(k.Pos, design.Warning, "%s's sort key %s %s holds <%s>, which looks like a time: declare it type timestamp (ISO 8601 UTC, one fixed format) so that text order is time order", e.Name, k.Attr, k.Template, part.Var)
 					}
 				}
 			}
@@ -53,7 +55,7 @@ UTC format: declare it type timestamp (ISO 8601 UTC) rather than S.`,
 
 // defaultWidth suggests a width for a number attribute: 10 digits for
 // epoch seconds, else 8.
-func defaultWidth(a *Attribute) int {
+func defaultWidth(a *design.Attribute) int {
 	if a.Type == "epoch" {
 		return 10
 	}

@@ -1,8 +1,9 @@
-package design
+package check
 
 import (
 	"slices"
 
+	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -32,10 +33,10 @@ written #Status in every expression, through ExpressionAttributeNames.`,
 			skAttrs = append(skAttrs, ix.SortKey...)
 		}
 		reported := map[string]bool{}
-		reserved := func(pos Pos, name string) {
+		reserved := func(pos design.Pos, name string) {
 			if expr.IsReserved(name) && !reported[name] {
 				reported[name] = true
-				pass.Reportf(pos, Warning, "%s is a DynamoDB reserved word: expressions must name it through ExpressionAttributeNames (#%s)", name, name)
+				pass.Reportf(pos, design.Warning, "%s is a DynamoDB reserved word: expressions must name it through ExpressionAttributeNames (#%s)", name, name)
 			}
 		}
 		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
@@ -48,16 +49,16 @@ written #Status in every expression, through ExpressionAttributeNames.`,
 		}
 		for _, e := range d.Entities {
 			if size := d.ItemSize(e); size > maxItemSize {
-				pass.Reportf(e.Pos, Error, "%s items are about %d bytes: DynamoDB's limit is 400 KB; move the large attributes to S3 or split the item", e.Name, size)
+				pass.Reportf(e.Pos, design.Error, "%s items are about %d bytes: DynamoDB's limit is 400 KB; move the large attributes to S3 or split the item", e.Name, size)
 			}
 			for _, k := range e.Keys {
 				t, _, _, _ := e.ValueOf(k.Attr)
-				n := templateSize(e, t)
+				n := design.TemplateSize(e, t)
 				switch {
-				case hasAttr(pkAttrs, k.Attr) && n > maxPartitionKeySize:
-					pass.Reportf(k.Pos, Error, "%s's %s is about %d bytes: a partition key value is at most 2,048", e.Name, k.Attr, n)
-				case hasAttr(skAttrs, k.Attr) && n > maxSortKeySize:
-					pass.Reportf(k.Pos, Error, "%s's %s is about %d bytes: a sort key value is at most 1,024", e.Name, k.Attr, n)
+				case design.HasAttr(pkAttrs, k.Attr) && n > maxPartitionKeySize:
+					pass.Reportf(k.Pos, design.Error, "%s's %s is about %d bytes: a partition key value is at most 2,048", e.Name, k.Attr, n)
+				case design.HasAttr(skAttrs, k.Attr) && n > maxSortKeySize:
+					pass.Reportf(k.Pos, design.Error, "%s's %s is about %d bytes: a sort key value is at most 1,024", e.Name, k.Attr, n)
 				}
 			}
 			if e.Discriminator != "" {

@@ -1,14 +1,16 @@
-package design
+package check
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // mayCollide reports whether a value of ta (of entity a) can equal one
 // of tb (of b): both built alike, part for part, and no variable pair
 // whose declared values are disjoint (UP#<id> never equals FLAG#<id>).
-func mayCollide(ta Template, a *Entity, tb Template, b *Entity) bool {
+func mayCollide(ta design.Template, a *design.Entity, tb design.Template, b *design.Entity) bool {
 	if ta.Shape() != tb.Shape() {
 		return false
 	}
@@ -30,7 +32,7 @@ func mayCollide(ta Template, a *Entity, tb Template, b *Entity) bool {
 
 // declaredValues returns the values a variable part writes, as
 // formatted, when its attribute declares them (nil: any).
-func declaredValues(e *Entity, p Part) []string {
+func declaredValues(e *design.Entity, p design.Part) []string {
 	a := e.Attribute(p.Var)
 	if a == nil || len(a.Values) == 0 {
 		return nil
@@ -49,7 +51,7 @@ func declaredValues(e *Entity, p Part) []string {
 }
 
 // keysText renders e's table key templates.
-func keysText(d *Design, e *Entity) string {
+func keysText(d *design.Design, e *design.Entity) string {
 	var parts []string
 	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 		t, _, _, _ := e.ValueOf(ka.Name)
@@ -74,18 +76,18 @@ return entity types it does not expect, and entity types whose items can
 have the same primary key (one overwrites the other).`,
 	Run: func(pass *Pass) {
 		d := pass.Design
-		for _, r := range d.reads() {
-			if slices.ContainsFunc(r.p.Returns, func(n string) bool { return d.Entity(n) == nil }) {
+		for _, r := range d.Reads() {
+			if slices.ContainsFunc(r.Pattern.Returns, func(n string) bool { return d.Entity(n) == nil }) {
 				continue // the templates rule reports the unknown entity
 			}
 			var leaks []string
 			for _, e := range d.Entities {
-				if !slices.Contains(r.p.Returns, e.Name) && d.matchEntity(r, e) == certainly {
+				if !slices.Contains(r.Pattern.Returns, e.Name) && d.MatchEntity(r, e) == design.Certainly {
 					leaks = append(leaks, e.Name)
 				}
 			}
 			if len(leaks) > 0 {
-				pass.Reportf(r.p.Pos, Error, "pattern %s also returns %s items: %q matches their keys on %s; give each entity type its own sort-key prefix, or expect them (returns) and tell them apart", r.p.ID, strings.Join(leaks, ", "), r.p.KeyCondition, indexLabel(r.index))
+				pass.Reportf(r.Pattern.Pos, design.Error, "pattern %s also returns %s items: %q matches their keys on %s; give each entity type its own sort-key prefix, or expect them (returns) and tell them apart", r.Pattern.ID, strings.Join(leaks, ", "), r.Pattern.KeyCondition, indexLabel(r.Index))
 			}
 		}
 		// Entities whose items can have the same primary key: one
@@ -99,7 +101,7 @@ have the same primary key (one overwrites the other).`,
 					same = same && oka && okb && mayCollide(ta, a, tb, b)
 				}
 				if same {
-					pass.Reportf(b.Pos, Error, "%s (%s) and %s (%s) are keyed alike: items of the two with the same values have the same primary key, and one overwrites the other; give each its own sort-key prefix", a.Name, keysText(d, a), b.Name, keysText(d, b))
+					pass.Reportf(b.Pos, design.Error, "%s (%s) and %s (%s) are keyed alike: items of the two with the same values have the same primary key, and one overwrites the other; give each its own sort-key prefix", a.Name, keysText(d, a), b.Name, keysText(d, b))
 				}
 			}
 		}
