@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/analyze"
 	"github.com/dynago/dynago/internal/pricing"
 )
 
@@ -53,7 +53,7 @@ text or JSON. Exits 1 when the file does not parse or a key is HOT.`,
 			if err != nil {
 				return err
 			}
-			a := design.Analyze(d, p)
+			a := analyze.Analyze(d, p)
 			switch format {
 			case "json":
 				err = a.WriteJSON(stdout)

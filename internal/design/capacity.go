@@ -59,9 +59,9 @@ func (d *Design) PartitionSpaces() []string {
 	return spaces
 }
 
-// partitionSpace is the table or GSI whose partitions an index's traffic
+// PartitionSpace is the table or GSI whose partitions an index's traffic
 // uses: an LSI lives in its table's partitions.
-func (d *Design) partitionSpace(index string) string {
+func (d *Design) PartitionSpace(index string) string {
 	if ix := d.Index(index); ix != nil && ix.Local {
 		return ""
 	}
@@ -102,8 +102,8 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 	return pc
 }
 
-// patternCosts is every pattern's capacity, in file order.
-func (d *Design) patternCosts() []PatternCost {
+// PatternCosts is every pattern's capacity, in file order.
+func (d *Design) PatternCosts() []PatternCost {
 	var out []PatternCost
 	for _, p := range d.Patterns {
 		out = append(out, d.patternCost(p))
@@ -111,16 +111,16 @@ func (d *Design) patternCosts() []PatternCost {
 	return out
 }
 
-// peakCapacity is the provisioned capacity that costs take at their
+// PeakCapacity is the provisioned capacity that costs take at their
 // patterns' peak rates, for the table ("") and each GSI (an LSI's
-// traffic is its table's), in partitionSpaces order: whole units, at
+// traffic is its table's), in PartitionSpaces order: whole units, at
 // least one each.
-func (d *Design) peakCapacity(costs []PatternCost) (read, write []IndexUnits) {
+func (d *Design) PeakCapacity(costs []PatternCost) (read, write []IndexUnits) {
 	peakRead, peakWrite := map[string]float64{}, map[string]float64{}
 	for _, pc := range costs {
-		peakRead[d.partitionSpace(pc.Index)] += pc.ReadUnits * pc.Rate.Peak
+		peakRead[d.PartitionSpace(pc.Index)] += pc.ReadUnits * pc.Rate.Peak
 		for _, w := range pc.Writes {
-			peakWrite[d.partitionSpace(w.Index)] += w.Units * pc.Rate.Peak
+			peakWrite[d.PartitionSpace(w.Index)] += w.Units * pc.Rate.Peak
 		}
 	}
 	for _, s := range d.PartitionSpaces() {
@@ -223,10 +223,10 @@ func (d *Design) updatesProjected(e *Entity, p *Pattern, ix *Index) bool {
 	return false
 }
 
-// varSpread is how attribute v of e spreads requests: its number of
+// VarSpread is how attribute v of e spreads requests: its number of
 // values (0: unbounded) and the busiest value's share (0: no value
 // stands out). k is the key whose template holds v, for <shard>.
-func (d *Design) varSpread(e *Entity, k *Key, v string) (values, hottest float64) {
+func (d *Design) VarSpread(e *Entity, k *Key, v string) (values, hottest float64) {
 	if v == "shard" && k != nil && k.Shard != nil {
 		return float64(k.Shard.Count), 1 / float64(k.Shard.Count)
 	}
@@ -295,7 +295,7 @@ func (d *Design) Spread(e *Entity, conds []Condition) (values, share float64, va
 		}
 		k := e.Key(c.Attr)
 		for _, v := range c.Values[0].Vars() {
-			n, h := d.varSpread(e, k, v)
+			n, h := d.VarSpread(e, k, v)
 			values *= n
 			share *= h
 			if h > best {

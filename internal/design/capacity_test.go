@@ -40,7 +40,7 @@ func TestVarSpread(t *testing.T) {
 		{Skew{Zipf: 1}, 1 / (1 + 0.5 + 1.0/3)},
 	} {
 		d.Workload.Skew = map[string]Skew{"OrderStatus": tc.skew}
-		if n, got := d.varSpread(e, nil, "OrderStatus"); n != 3 || math.Abs(got-tc.want) > 1e-9 {
+		if n, got := d.VarSpread(e, nil, "OrderStatus"); n != 3 || math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%+v: %d values, share %g, want 3 and %g", tc.skew, int(n), got, tc.want)
 		}
 	}

@@ -429,11 +429,9 @@ func (p *Pattern) summary() string {
 	return s
 }
 
-// indexName names the table ("") or an index in reports: table, or the
+// IndexName names the table ("") or an index in reports: table, or the
 // index's name.
-// indexName names the table ("") or an index in reports: table, or the
-// index's name.
-func indexName(index string) string {
+func IndexName(index string) string {
 	if index == "" {
 		return "table"
 	}

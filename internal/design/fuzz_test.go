@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/analyze"
 	"github.com/dynago/dynago/internal/design/check"
 	"github.com/dynago/dynago/internal/pricing"
 )
@@ -69,8 +70,8 @@ func FuzzParseKeyCondition(f *testing.F) {
 // the rules run on whatever parsed cleanly.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("check/testdata/*.design.yaml")
-	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
-	for _, path := range append(files, analyze...) {
+	more, _ := filepath.Glob("analyze/testdata/*.design.yaml")
+	for _, path := range append(files, more...) {
 		if raw, err := os.ReadFile(path); err == nil {
 			f.Add(raw)
 		}
@@ -83,7 +84,7 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(diags) == 0 {
 			check.Check(d, check.Rules)
-			a := design.Analyze(d, pricing.Default())
+			a := analyze.Analyze(d, pricing.Default())
 			for _, write := range []func(io.Writer) error{a.WriteText, a.WriteJSON, a.WriteSVG} {
 				if err := write(io.Discard); err != nil {
 					t.Fatal(err)

@@ -67,7 +67,7 @@ func logicalID(name string) string {
 // ExportCloudFormation writes a CloudFormation template (JSON) with d's
 // table as one AWS::DynamoDB::Table resource.
 func ExportCloudFormation(d *Design) ([]byte, error) {
-	peakRead, peakWrite := d.peakCapacity(d.patternCosts())
+	peakRead, peakWrite := d.PeakCapacity(d.PatternCosts())
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	props := map[string]any{
 		"TableName":   d.Table.Name,
@@ -138,7 +138,7 @@ func ExportTerraform(d *Design) ([]byte, error) {
 		}
 		return "", fmt.Errorf("%s has a multi-attribute key: aws_dynamodb_table's hash_key and range_key hold one attribute", what)
 	}
-	peakRead, peakWrite := d.peakCapacity(d.patternCosts())
+	peakRead, peakWrite := d.PeakCapacity(d.PatternCosts())
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	var b strings.Builder
 	q := func(s string) string { return strconvQuote(s) }

@@ -21,7 +21,7 @@ func TestSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob("check/testdata/*.design.yaml")
-	analyze, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	analyze, _ := filepath.Glob("analyze/testdata/*.design.yaml")
 	files = append(files, analyze...)
 	examples, _ := filepath.Glob("../../examples/*.design.yaml")
 	for _, path := range append(files, examples...) {

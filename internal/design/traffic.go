@@ -106,7 +106,7 @@ func patternPath(d *Design, p *Pattern) string {
 	if p.Kind == "write" {
 		return cmp.Or(p.Operation, "PutItem") + " " + p.Entity
 	}
-	s := d.Operation(p) + " " + indexName(p.Index)
+	s := d.Operation(p) + " " + IndexName(p.Index)
 	if p.KeyCondition != "" {
 		s += ": " + p.KeyCondition
 	}
@@ -145,7 +145,7 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 				return p.ID, patternPath(d, p), true, false
 			}
 		}
-		return "", "Scan " + indexName(a.Index), false, false
+		return "", "Scan " + IndexName(a.Index), false, false
 	}
 	// The most specific pattern the request follows: Type = ORDER AND SK =
 	// ORDER#<OrderId> over Type = ORDER.
@@ -159,7 +159,7 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 	if best != nil {
 		return best.ID, patternPath(d, best), true, false
 	}
-	return "", a.Operation + " " + indexName(a.Index) + ": " + d.shape(a.Conds), false, false
+	return "", a.Operation + " " + IndexName(a.Index) + ": " + d.shape(a.Conds), false, false
 }
 
 // Record counts a under its path: the declared pattern's id, or the

@@ -67,7 +67,7 @@ func summary(d *Design, workbench bool) []string {
 // errors, written back as YAML, parses to the same design.
 func TestYAML_RoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/*.design.yaml")
-	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	more, _ := filepath.Glob("analyze/testdata/*.design.yaml")
 	for _, path := range append(files, append(more, "check/testdata/ok.design.yaml")...) {
 		d := loadClean(t, path)
 		raw, err := YAML(d, []string{"round trip"})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/analyze"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/throttle"
 )
@@ -19,12 +20,12 @@ import (
 // throttled. The clock is simulated, so the figures are exact to the
 // write.
 func TestAnalyzePrediction_Seed001(t *testing.T) {
-	d, diags, err := design.Load("../design/testdata/analyze/orders-unsharded.design.yaml")
+	d, diags, err := design.Load("../design/analyze/testdata/orders-unsharded.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
-	var hot *design.KeyLoad
-	a := design.Analyze(d, pricing.Default())
+	var hot *analyze.KeyLoad
+	a := analyze.Analyze(d, pricing.Default())
 	for i := range a.Keys {
 		if a.Keys[i].Hot() {
 			hot = &a.Keys[i]

@@ -1,4 +1,4 @@
-package design
+package analyze
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/designtest"
 	"github.com/dynago/dynago/internal/pricing"
 )
 
@@ -16,15 +18,15 @@ import (
 // their golden files; the unsharded design's STATUS#open is the one hot
 // key, at 5× the 1,000 WCU limit, with 5 shards proposed.
 func TestGolden_Analyze(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.design.yaml")
-	more, _ := filepath.Glob("testdata/analyze/*.design.yaml")
+	files, _ := filepath.Glob("../../../examples/*.design.yaml")
+	more, _ := filepath.Glob("testdata/*.design.yaml")
 	files = append(files, more...)
 	if len(files) != 4 {
 		t.Fatalf("want the three seed designs and testdata/analyze's one, found %v", files)
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".design.yaml")
-		d, diags, err := Load(path)
+		d, diags, err := design.Load(path)
 		if err != nil || len(diags) > 0 {
 			t.Fatalf("%s: %v %v", path, err, diags)
 		}
@@ -40,9 +42,9 @@ func TestGolden_Analyze(t *testing.T) {
 		if err := a.WriteSVG(&svg); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "analyze/"+name+".txt", text.Bytes())
-		golden(t, "analyze/"+name+".json", js.Bytes())
-		golden(t, "analyze/"+name+".svg", svg.Bytes())
+		designtest.Golden(t, name+".txt", text.Bytes())
+		designtest.Golden(t, name+".json", js.Bytes())
+		designtest.Golden(t, name+".svg", svg.Bytes())
 		var hot []KeyLoad
 		for _, k := range a.Keys {
 			if k.Hot() {

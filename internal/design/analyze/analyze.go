@@ -1,4 +1,16 @@
-package design
+// Package analyze costs a single-table design before any item is
+// written, as dynago design analyze does: from its patterns' rates and
+// its workload section, the capacity each pattern takes (the capacity
+// model of package design), the storage, the monthly cost on demand and
+// provisioned, and the load on each partition key's hottest value, with
+// the shard count that fixes a hot one (Analyze); the analysis is
+// written as text, JSON or an SVG chart.
+//
+// Storage is each item's bytes plus 100 bytes of overhead, in the table
+// and again in each index that holds it
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html,
+// GSI.html "Storage considerations").
+package analyze
 
 import (
 	"cmp"
@@ -6,16 +18,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/pricing"
 )
-
-// The analyzer: what a design costs and where it runs hot, from its
-// patterns' rates and its workload section, before any item is written.
-// The units a request takes are the capacity model's (capacity.go);
-// storage is each item's bytes plus 100 bytes of overhead, in the table
-// and again in each index that holds it
-// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html,
-// GSI.html "Storage considerations").
 
 // HoursPerMonth is the month the costs are for: 730 hours, as AWS's
 // pricing pages count it.
@@ -29,7 +34,7 @@ const itemOverhead = 100
 type Analysis struct {
 	File, Table, BillingMode string
 	Prices                   pricing.Prices
-	Patterns                 []PatternCost
+	Patterns                 []design.PatternCost
 	Storage                  []EntityStorage
 	Cost                     Cost
 	Keys                     []KeyLoad
@@ -41,7 +46,7 @@ type EntityStorage struct {
 	Entity    string
 	Items     float64
 	ItemBytes int
-	Bytes     []IndexUnits // Units are bytes here
+	Bytes     []design.IndexUnits // Units are bytes here
 }
 
 // Cost is the design's monthly cost at the patterns' rates: on-demand at
@@ -53,7 +58,7 @@ type Cost struct {
 	// and PeakWrite what provisioned capacity must cover, per table and
 	// GSI (LSIs use the table's).
 	ReadUnits, WriteUnits float64
-	PeakRead, PeakWrite   []IndexUnits
+	PeakRead, PeakWrite   []design.IndexUnits
 	StorageBytes          float64
 	OnDemandReads         float64
 	OnDemandWrites        float64
@@ -92,9 +97,9 @@ type KeyLoad struct {
 func (k KeyLoad) Hot() bool { return k.Multiple > 1 }
 
 // Analyze computes d's costs and hot keys at prices.
-func Analyze(d *Design, prices pricing.Prices) *Analysis {
+func Analyze(d *design.Design, prices pricing.Prices) *Analysis {
 	a := &Analysis{File: d.File, Table: d.Table.Name, BillingMode: cmp.Or(d.Table.BillingMode, "PAY_PER_REQUEST"), Prices: prices}
-	a.Patterns = d.patternCosts()
+	a.Patterns = d.PatternCosts()
 	a.storage(d)
 	a.cost(d)
 	a.Keys = keyLoads(d, a.Patterns)
@@ -103,17 +108,17 @@ func Analyze(d *Design, prices pricing.Prices) *Analysis {
 
 // storage fills each entity's stored bytes from the workload's item
 // counts.
-func (a *Analysis) storage(d *Design) {
+func (a *Analysis) storage(d *design.Design) {
 	for _, e := range d.Entities {
 		items, ok := d.Workload.Items[e.Name]
 		if !ok {
 			continue
 		}
 		es := EntityStorage{Entity: e.Name, Items: items, ItemBytes: d.ItemSize(e)}
-		es.Bytes = append(es.Bytes, IndexUnits{"", items * float64(es.ItemBytes+itemOverhead)})
+		es.Bytes = append(es.Bytes, design.IndexUnits{Index: "", Units: items * float64(es.ItemBytes+itemOverhead)})
 		for _, ix := range d.Table.Indexes {
 			if d.InIndex(e, ix.Name) {
-				es.Bytes = append(es.Bytes, IndexUnits{ix.Name, items * float64(d.ProjectedSize(e, ix.Name)+itemOverhead)})
+				es.Bytes = append(es.Bytes, design.IndexUnits{Index: ix.Name, Units: items * float64(d.ProjectedSize(e, ix.Name)+itemOverhead)})
 			}
 		}
 		a.Storage = append(a.Storage, es)
@@ -121,14 +126,14 @@ func (a *Analysis) storage(d *Design) {
 }
 
 // cost prices the average and peak units and the storage.
-func (a *Analysis) cost(d *Design) {
+func (a *Analysis) cost(d *design.Design) {
 	c := &a.Cost
 	c.Currency = a.Prices.Currency
 	for _, pc := range a.Patterns {
 		c.ReadUnits += pc.ReadUnits * pc.Rate.Average
 		c.WriteUnits += pc.WriteUnits * pc.Rate.Average
 	}
-	c.PeakRead, c.PeakWrite = d.peakCapacity(a.Patterns)
+	c.PeakRead, c.PeakWrite = d.PeakCapacity(a.Patterns)
 	for i := range c.PeakRead {
 		c.ProvisionedReads += c.PeakRead[i].Units * HoursPerMonth * a.Prices.ProvisionedRCUHour
 		c.ProvisionedWrites += c.PeakWrite[i].Units * HoursPerMonth * a.Prices.ProvisionedWCUHour
@@ -148,8 +153,8 @@ func (a *Analysis) cost(d *Design) {
 
 // keyLoads groups the entities by partition key template on the table
 // and each GSI and computes each group's load at peak.
-func keyLoads(d *Design, costs []PatternCost) []KeyLoad {
-	byID := map[string]PatternCost{}
+func keyLoads(d *design.Design, costs []design.PatternCost) []KeyLoad {
+	byID := map[string]design.PatternCost{}
 	for _, pc := range costs {
 		byID[pc.ID] = pc
 	}
@@ -157,7 +162,7 @@ func keyLoads(d *Design, costs []PatternCost) []KeyLoad {
 	for _, space := range d.PartitionSpaces() {
 		pk, _, _ := d.KeySchema(space)
 		var groups []*KeyLoad
-		var members [][]*Entity
+		var members [][]*design.Entity
 		for _, e := range d.Entities {
 			if !d.InIndex(e, space) {
 				continue
@@ -186,11 +191,11 @@ func keyLoads(d *Design, costs []PatternCost) []KeyLoad {
 }
 
 // loadGroup computes one key group's peak load on its hottest value.
-func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[string]PatternCost) {
-	var conds []Condition
+func loadGroup(d *design.Design, g *KeyLoad, es []*design.Entity, pk []design.KeyAttr, byID map[string]design.PatternCost) {
+	var conds []design.Condition
 	for _, ka := range pk {
 		t, _, _, _ := es[0].ValueOf(ka.Name)
-		conds = append(conds, Condition{Attr: ka.Name, Op: "=", Values: []Template{t}})
+		conds = append(conds, design.Condition{Attr: ka.Name, Op: "=", Values: []design.Template{t}})
 	}
 	g.Values, g.Share, g.Variable = d.Spread(es[0], conds)
 	g.Sharded = 1
@@ -209,7 +214,7 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 				if v == "shard" {
 					continue
 				}
-				if _, h := d.varSpread(es[0], nil, v); h > best {
+				if _, h := d.VarSpread(es[0], nil, v); h > best {
 					best, g.Variable = h, v
 				}
 			}
@@ -228,18 +233,18 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 			}
 			_, share, _ := d.Spread(e, conds)
 			for _, w := range pc.Writes {
-				if d.partitionSpace(w.Index) == g.Index {
+				if d.PartitionSpace(w.Index) == g.Index {
 					g.WriteUnits += p.Rate.Peak * w.Units * share
 				}
 			}
-		case p.Operation != "Scan" && d.partitionSpace(p.Index) == g.Index:
+		case p.Operation != "Scan" && d.PartitionSpace(p.Index) == g.Index:
 			r, ok := d.Resolve(p)
 			if !ok {
 				continue
 			}
-			var owner *Entity
+			var owner *design.Entity
 			for _, e := range es {
-				if slices.Contains(p.Returns, e.Name) && d.MatchEntity(r, e) != Never {
+				if slices.Contains(p.Returns, e.Name) && d.MatchEntity(r, e) != design.Never {
 					owner = e
 					break
 				}
@@ -251,7 +256,7 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 			g.ReadUnits += p.Rate.Peak * pc.ReadUnits * share
 		}
 	}
-	g.Multiple = max(g.ReadUnits/PartitionReadUnits, g.WriteUnits/PartitionWriteUnits)
+	g.Multiple = max(g.ReadUnits/design.PartitionReadUnits, g.WriteUnits/design.PartitionWriteUnits)
 	if g.Hot() {
 		// The hottest value's load with its current shards, spread over
 		// enough shards to bring each under both limits.
@@ -260,7 +265,7 @@ func loadGroup(d *Design, g *KeyLoad, es []*Entity, pk []KeyAttr, byID map[strin
 }
 
 // keyNames is a key schema's attribute names joined by " + ".
-func keyNames(ks []KeyAttr) string {
+func keyNames(ks []design.KeyAttr) string {
 	names := make([]string, len(ks))
 	for i, k := range ks {
 		names[i] = k.Name

@@ -1,4 +1,4 @@
-package design
+package analyze
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // WriteText writes the analysis as tables for a terminal: the patterns'
@@ -23,7 +25,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	fmt.Fprintln(tw, "pattern\toperation\tindex\titems\titem bytes\tRCU/req\tWCU/req\twrites\tavg/s\tpeak/s\tRCU avg\tWCU avg\tRCU peak\tWCU peak")
 	for _, pc := range a.Patterns {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			pc.ID, pc.Operation, indexName(pc.Index), num(pc.Items), pc.ItemBytes, num(pc.ReadUnits), num(pc.WriteUnits), writesText(pc.Writes),
+			pc.ID, pc.Operation, design.IndexName(pc.Index), num(pc.Items), pc.ItemBytes, num(pc.ReadUnits), num(pc.WriteUnits), writesText(pc.Writes),
 			num(pc.Rate.Average), num(pc.Rate.Peak), num(pc.ReadUnits*pc.Rate.Average), num(pc.WriteUnits*pc.Rate.Average),
 			num(pc.ReadUnits*pc.Rate.Peak), num(pc.WriteUnits*pc.Rate.Peak))
 	}
@@ -36,7 +38,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		for _, es := range a.Storage {
 			var parts []string
 			for _, x := range es.Bytes {
-				parts = append(parts, indexName(x.Index)+" "+bytesText(x.Units))
+				parts = append(parts, design.IndexName(x.Index)+" "+bytesText(x.Units))
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", es.Entity, num(es.Items), es.ItemBytes, strings.Join(parts, ", "))
 		}
@@ -65,7 +67,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		if k.Hot() {
 			mark = "HOT"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", indexName(k.Index), k.Key, k.Template, strings.Join(k.Entities, ", "),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", design.IndexName(k.Index), k.Key, k.Template, strings.Join(k.Entities, ", "),
 			valuesCount(k.Values), shareText(k.Share), num(k.ReadUnits), num(k.WriteUnits), k.Multiple, mark)
 	}
 	tw.Flush()
@@ -80,7 +82,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 
 // Advice says why a hot key is hot and what shard count fixes it.
 func (k KeyLoad) Advice() string {
-	where := fmt.Sprintf("%s = %s on %s", k.Key, k.Template, indexName(k.Index))
+	where := fmt.Sprintf("%s = %s on %s", k.Key, k.Template, design.IndexName(k.Index))
 	load := fmt.Sprintf("its hottest value takes %s WCU and %s RCU a second at the peak, %.1f× a partition's limit", num(k.WriteUnits), num(k.ReadUnits), k.Multiple)
 	why := "the key has no variable, so every item shares one partition"
 	if k.Variable != "" {
@@ -111,7 +113,7 @@ func (a *Analysis) WriteJSON(w io.Writer) error {
 		File, Table, BillingMode string
 		Prices                   any
 		HoursPerMonth            int
-		Patterns                 []PatternCost
+		Patterns                 []design.PatternCost
 		Storage                  []EntityStorage
 		Cost                     Cost
 		Keys                     []key
@@ -153,7 +155,7 @@ func (a *Analysis) WriteSVG(w io.Writer) error {
 	}
 	for i, k := range a.Keys {
 		y := top + float64(i)*(barH+gap)
-		label := fmt.Sprintf("%s %s", indexName(k.Index), k.Template)
+		label := fmt.Sprintf("%s %s", design.IndexName(k.Index), k.Template)
 		short := label
 		if r := []rune(label); len(r) > 60 {
 			short = string(r[:59]) + "…"
@@ -203,18 +205,18 @@ func bytesText(v float64) string {
 	return fmt.Sprintf("%.0f B", v)
 }
 
-func writesText(ws []IndexUnits) string {
+func writesText(ws []design.IndexUnits) string {
 	var parts []string
 	for _, x := range ws {
-		parts = append(parts, indexName(x.Index)+" "+num(x.Units))
+		parts = append(parts, design.IndexName(x.Index)+" "+num(x.Units))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func unitsText(us []IndexUnits) string {
+func unitsText(us []design.IndexUnits) string {
 	var parts []string
 	for _, x := range us {
-		parts = append(parts, num(x.Units)+" "+indexName(x.Index))
+		parts = append(parts, num(x.Units)+" "+design.IndexName(x.Index))
 	}
 	return strings.Join(parts, " + ")
 }
