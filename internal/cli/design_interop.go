@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/gengo"
 )
 
 // newDesignExportCommand is dynago design export FILE: the design as a
@@ -195,15 +196,15 @@ name); --out FILE writes it there instead of stdout.`,
 			}
 			name := pkg
 			if name == "" {
-				name = design.PackageName(d.Table.Name)
-				if !design.ValidPackageName(name) {
+				name = gengo.PackageName(d.Table.Name)
+				if !gengo.ValidPackageName(name) {
 					return usageError{fmt.Errorf("table %s gives the package name %q, which Go does not allow: choose one with --package", d.Table.Name, name)}
 				}
 			}
-			if !design.ValidPackageName(name) {
+			if !gengo.ValidPackageName(name) {
 				return usageError{fmt.Errorf("--package %q is not a Go package name (lower-case letters, digits and _)", name)}
 			}
-			src, err := design.GenGo(d, name)
+			src, err := gengo.Generate(d, name)
 			if err != nil {
 				return err
 			}

@@ -345,8 +345,8 @@ func Load(path string) (*Design, []Diagnostic, error) {
 	return d, diags, nil
 }
 
-// keyType returns a key attribute's declared type (S by default).
-func (d *Design) keyType(attr string) string {
+// KeyType returns a key attribute's declared type (S by default).
+func (d *Design) KeyType(attr string) string {
 	all := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
 	for _, ix := range d.Table.Indexes {
 		all = append(all, ix.PartitionKey...)
@@ -380,23 +380,23 @@ func (d *Design) attributeDefinitions() []KeyAttr {
 	return out
 }
 
-// fileName is the design file's name without its directory, for the
+// FileName is the design file's name without its directory, for the
 // headers of what is generated from it.
-func (d *Design) fileName() string {
+func (d *Design) FileName() string {
 	if i := strings.LastIndexAny(d.File, `/\`); i >= 0 {
 		return d.File[i+1:]
 	}
 	return d.File
 }
 
-// isTableKey reports whether name is an attribute of the table's key.
-func (d *Design) isTableKey(name string) bool {
+// IsTableKey reports whether name is an attribute of the table's key.
+func (d *Design) IsTableKey(name string) bool {
 	return HasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), name)
 }
 
-// summary renders p as the worksheet's third column: where it reads and
+// Summary renders p as the worksheet's third column: where it reads and
 // its key condition, in the seed's words, or the write and what it sets.
-func (p *Pattern) summary() string {
+func (p *Pattern) Summary() string {
 	if p.Kind == "write" {
 		s := p.Operation + " " + p.Entity
 		if len(p.Updates) > 0 {

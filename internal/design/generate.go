@@ -92,7 +92,7 @@ func generate(d *Design, n int) []genItem {
 				if err != nil {
 					continue // a variable is missing: the key is absent (sparse)
 				}
-				it.attrs[k.Attr] = genValue{typ: d.keyType(k.Attr), text: s}
+				it.attrs[k.Attr] = genValue{typ: d.KeyType(k.Attr), text: s}
 			}
 			if e.Discriminator != "" && e.DiscriminatorValue != "" {
 				it.attrs[e.Discriminator] = genValue{typ: "S", text: e.DiscriminatorValue}

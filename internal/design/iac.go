@@ -112,7 +112,7 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 	}
 	tmpl := map[string]any{
 		"AWSTemplateFormatVersion": "2010-09-09",
-		"Description":              "Table " + d.Table.Name + " from the single-table design " + d.fileName() + " (dynago design export)",
+		"Description":              "Table " + d.Table.Name + " from the single-table design " + d.FileName() + " (dynago design export)",
 		"Resources": map[string]any{
 			logicalID(d.Table.Name): map[string]any{"Type": "AWS::DynamoDB::Table", "Properties": props},
 		},
@@ -142,7 +142,7 @@ func ExportTerraform(d *Design) ([]byte, error) {
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	var b strings.Builder
 	q := func(s string) string { return strconvQuote(s) }
-	fmt.Fprintf(&b, "# Table %s from the single-table design %s (dynago design export).\n", d.Table.Name, d.fileName())
+	fmt.Fprintf(&b, "# Table %s from the single-table design %s (dynago design export).\n", d.Table.Name, d.FileName())
 	fmt.Fprintf(&b, "resource \"aws_dynamodb_table\" %s {\n", q(logicalID(d.Table.Name)))
 	fmt.Fprintf(&b, "  name         = %s\n", q(d.Table.Name))
 	fmt.Fprintf(&b, "  billing_mode = %s\n", q(cmp.Or(d.Table.BillingMode, "PAY_PER_REQUEST")))

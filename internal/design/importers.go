@@ -176,7 +176,7 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 				e.Keys = append(e.Keys, &Key{Attr: prop, Template: t})
 			case keyNames[prop]:
 				// A key attribute without a template holds its own value.
-				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !d.isTableKey(prop)})
+				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !d.IsTableKey(prop)})
 			default:
 				// A property with a default is always written.
 				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && p.Default == nil, Values: p.Enum})
@@ -201,7 +201,7 @@ func addTemplateVars(d *Design, e *Entity, typ func(string) string) {
 				a = &Attribute{Name: v, Type: typ(v)}
 				e.Attributes = append(e.Attributes, a)
 			}
-			if d.isTableKey(k.Attr) {
+			if d.IsTableKey(k.Attr) {
 				a.Optional = false
 			}
 		}

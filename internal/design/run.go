@@ -192,7 +192,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 	key := map[string]types.AttributeValue{}
 	for i, cnd := range p.Conditions {
 		names[fmt.Sprintf("#k%d", i)] = cnd.Attr
-		typ := d.keyType(cnd.Attr)
+		typ := d.KeyType(cnd.Attr)
 		var ops []string
 		for j, t := range cnd.Values {
 			text := renderBound(t, vals, cnd.Op, j, typ)

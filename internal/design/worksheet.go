@@ -90,7 +90,7 @@ func Worksheet(w io.Writer, d *Design) error {
 		if desc == "" {
 			desc = p.ID
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(p.summary()))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(p.Summary()))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

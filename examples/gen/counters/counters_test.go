@@ -10,7 +10,7 @@ import (
 )
 
 // TestGenerated_Counters runs the code gen-go wrote for a partition-key-
-// only table with a Number key (internal/design/testdata/gengo): numbers
+// only table with a Number key (internal/design/gengo/testdata): numbers
 // stay exact past a float64's 15 digits, the NULL attribute round-trips,
 // and the transactional put goes through TransactWriteItems.
 func TestGenerated_Counters(t *testing.T) {
@@ -21,7 +21,7 @@ func TestGenerated_Counters(t *testing.T) {
 	}
 	defer stop()
 	db := inproc.Client(ep)
-	d, diags, err := design.Load("../../../internal/design/testdata/gengo/counters.design.yaml")
+	d, diags, err := design.Load("../../../internal/design/gengo/testdata/counters.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}

@@ -1,4 +1,4 @@
-package design
+package gengo
 
 // runtimeHelpers are the generated package's AttributeValue helpers.
 const runtimeHelpers = `// shardOf is a write shard for value: FNV-1a, modulo count.
