@@ -20,6 +20,8 @@ import (
 
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/design/check"
+	"github.com/dynago/dynago/internal/design/interop"
+	"github.com/dynago/dynago/internal/design/run"
 	"github.com/dynago/dynago/internal/inproc"
 	"github.com/dynago/dynago/internal/sdkhttp"
 )
@@ -143,7 +145,7 @@ func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {
 			if len(diags) > 0 {
 				return fmt.Errorf("%s (fix the file, then write its worksheet)", diags[0])
 			}
-			return design.Worksheet(stdout, d)
+			return interop.Worksheet(stdout, d)
 		},
 	}
 }
@@ -242,7 +244,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	opts.RetryMaxAttempts = 2
 	client := dynamodb.New(opts)
 	table := cmpOr(o.table, d.Table.Name)
-	results, created, err := design.Run(ctx, d, client, design.RunOptions{TableName: table, ItemsPerEntity: o.items})
+	results, created, err := run.Run(ctx, d, client, run.Options{TableName: table, ItemsPerEntity: o.items})
 	if o.endpoint != "" && !o.keep && created {
 		// Leave nothing behind at an endpoint that bills for it, and
 		// delete only the table this run created.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/design/gengo"
+	"github.com/dynago/dynago/internal/design/interop"
 )
 
 // newDesignExportCommand is dynago design export FILE: the design as a
@@ -55,7 +56,7 @@ its peak rates.`,
 			case "terraform":
 				raw, err = design.ExportTerraform(d)
 			default:
-				raw, err = design.ExportWorkbench(d, time.Now())
+				raw, err = interop.ExportWorkbench(d, time.Now())
 			}
 			if err != nil {
 				return err
@@ -95,7 +96,7 @@ and its access patterns as the design's patterns.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			imports := map[string]func(string, []byte, string) (*design.Design, []string, error){
-				"workbench": design.ImportWorkbench, "onetable": design.ImportOneTable, "mcp": design.ImportMCP,
+				"workbench": interop.ImportWorkbench, "onetable": interop.ImportOneTable, "mcp": interop.ImportMCP,
 			}
 			importer, ok := imports[from]
 			if !ok {
@@ -112,7 +113,7 @@ and its access patterns as the design's patterns.`,
 			for _, n := range notes {
 				fmt.Fprintln(stderr, "dynago: import:", n)
 			}
-			out, err := design.YAML(d, []string{
+			out, err := interop.YAML(d, []string{
 				"Imported by dynago design import --from " + from + " from " + args[0] + ".",
 				"Check the access patterns (list them under patterns if the source had none), then run dynago design check.",
 			})

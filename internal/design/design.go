@@ -360,9 +360,9 @@ func (d *Design) KeyType(attr string) string {
 	return "S"
 }
 
-// attributeDefinitions are the attributes the table's and indexes' key
+// AttributeDefinitions are the attributes the table's and indexes' key
 // schemas name, each once, in order, with its type.
-func (d *Design) attributeDefinitions() []KeyAttr {
+func (d *Design) AttributeDefinitions() []KeyAttr {
 	var out []KeyAttr
 	add := func(ks []KeyAttr) {
 		for _, k := range ks {

@@ -75,7 +75,7 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 		"KeySchema":   cfnKeySchema(d.Table.PartitionKey, d.Table.SortKey),
 	}
 	var defs []map[string]string
-	for _, k := range d.attributeDefinitions() {
+	for _, k := range d.AttributeDefinitions() {
 		defs = append(defs, map[string]string{"AttributeName": k.Name, "AttributeType": k.Type})
 	}
 	props["AttributeDefinitions"] = defs
@@ -162,7 +162,7 @@ func ExportTerraform(d *Design) ([]byte, error) {
 		r, w := provisionedUnits(peakRead, peakWrite, "")
 		fmt.Fprintf(&b, "  read_capacity  = %d\n  write_capacity = %d\n", r, w)
 	}
-	for _, k := range d.attributeDefinitions() {
+	for _, k := range d.AttributeDefinitions() {
 		fmt.Fprintf(&b, "\n  attribute {\n    name = %s\n    type = %s\n  }\n", q(k.Name), q(k.Type))
 	}
 	for _, ix := range d.Table.Indexes {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynago/dynago/examples/gen/counters"
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/run"
 	"github.com/dynago/dynago/internal/inproc"
 )
 
@@ -25,7 +26,7 @@ func TestGenerated_Counters(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
-	if _, err := design.CreateTable(ctx, d, db, counters.TableName); err != nil {
+	if _, err := run.CreateTable(ctx, d, db, counters.TableName); err != nil {
 		t.Fatal(err)
 	}
 	c := counters.New(db)

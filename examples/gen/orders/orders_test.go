@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynago/dynago/examples/gen/orders"
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/run"
 	"github.com/dynago/dynago/internal/inproc"
 )
 
@@ -32,7 +33,7 @@ func TestGenerated_Orders(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
-	if _, err := design.CreateTable(ctx, d, db, orders.TableName); err != nil {
+	if _, err := run.CreateTable(ctx, d, db, orders.TableName); err != nil {
 		t.Fatal(err)
 	}
 	c := orders.New(db)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dynago/dynago/examples/gen/shop"
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/run"
 	"github.com/dynago/dynago/internal/inproc"
 )
 
@@ -27,7 +28,7 @@ func setup(t *testing.T) *shop.Client {
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
-	if _, err := design.CreateTable(context.Background(), d, db, shop.TableName); err != nil {
+	if _, err := run.CreateTable(context.Background(), d, db, shop.TableName); err != nil {
 		t.Fatal(err)
 	}
 	return shop.New(db)

@@ -1,4 +1,4 @@
-package design
+package interop
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/sample"
 )
 
 // NoSQL Workbench data models (the JSON that NoSQL Workbench for DynamoDB
@@ -105,7 +108,7 @@ func workbenchType(t string) string {
 // ExportWorkbench writes d as a NoSQL Workbench data model with three
 // sample items per entity; now dates the model. A key of more than one
 // attribute cannot be written in the format and is an error.
-func ExportWorkbench(d *Design, now time.Time) ([]byte, error) {
+func ExportWorkbench(d *design.Design, now time.Time) ([]byte, error) {
 	t := WorkbenchTable{TableName: d.Table.Name, BillingMode: cmp.Or(d.Table.BillingMode, "PAY_PER_REQUEST"), DataAccess: map[string]any{"MySql": map[string]any{}}}
 	var err error
 	if t.KeyAttributes, err = workbenchKeys("the table", d.Table.PartitionKey, d.Table.SortKey); err != nil {
@@ -175,9 +178,9 @@ func ExportWorkbench(d *Design, now time.Time) ([]byte, error) {
 	for _, name := range order {
 		t.NonKeyAttributes = append(t.NonKeyAttributes, WorkbenchAttribute{name, types[name]})
 	}
-	for _, it := range generate(d, 3) {
+	for _, it := range sample.Generate(d, 3) {
 		item := map[string]json.RawMessage{}
-		for name, v := range it.attrs {
+		for name, v := range it.Attrs {
 			raw, err := json.Marshal(dynamoJSON(v))
 			if err != nil {
 				return nil, err
@@ -201,7 +204,7 @@ func ExportWorkbench(d *Design, now time.Time) ([]byte, error) {
 
 // workbenchKeys is a key schema in the format, which holds one attribute
 // per key.
-func workbenchKeys(what string, pk, sk []KeyAttr) (WorkbenchKeys, error) {
+func workbenchKeys(what string, pk, sk []design.KeyAttr) (WorkbenchKeys, error) {
 	if len(pk) != 1 || len(sk) > 1 {
 		return WorkbenchKeys{}, fmt.Errorf("%s has a multi-attribute key: NoSQL Workbench models hold one attribute per key", what)
 	}
@@ -214,8 +217,8 @@ func workbenchKeys(what string, pk, sk []KeyAttr) (WorkbenchKeys, error) {
 
 // dynamoJSON is a generated value in DynamoDB JSON (types.AttributeValue's
 // wire shape).
-func dynamoJSON(v genValue) map[string]any {
-	switch av := toAV(v).(type) {
+func dynamoJSON(v sample.Value) map[string]any {
+	switch av := sample.AttributeValue(v).(type) {
 	case *types.AttributeValueMemberN:
 		return map[string]any{"N": av.Value}
 	case *types.AttributeValueMemberB:
@@ -225,9 +228,9 @@ func dynamoJSON(v genValue) map[string]any {
 	case *types.AttributeValueMemberNULL:
 		return map[string]any{"NULL": true}
 	case *types.AttributeValueMemberL:
-		return map[string]any{"L": []any{map[string]any{"S": v.text}}}
+		return map[string]any{"L": []any{map[string]any{"S": v.Text}}}
 	case *types.AttributeValueMemberM:
-		return map[string]any{"M": map[string]any{"value": map[string]any{"S": v.text}}}
+		return map[string]any{"M": map[string]any{"value": map[string]any{"S": v.Text}}}
 	case *types.AttributeValueMemberSS:
 		return map[string]any{"SS": av.Value}
 	case *types.AttributeValueMemberNS:
@@ -235,7 +238,7 @@ func dynamoJSON(v genValue) map[string]any {
 	case *types.AttributeValueMemberBS:
 		return map[string]any{"BS": []string{base64.StdEncoding.EncodeToString(av.Value[0])}}
 	}
-	return map[string]any{"S": v.text}
+	return map[string]any{"S": v.Text}
 }
 
 // scalarText is the text of a scalar DynamoDB JSON value (S, N, B
@@ -269,7 +272,7 @@ func scalarText(raw json.RawMessage) (string, bool) {
 // fields are ignored) into a design of its table named table ("" when the
 // model has one table). Notes lists what the import had to guess or
 // could not carry.
-func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []string, err error) {
+func ImportWorkbench(file string, raw []byte, table string) (d *design.Design, notes []string, err error) {
 	var m WorkbenchModel
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, nil, fmt.Errorf("%s: not a NoSQL Workbench model: %v", file, err)
@@ -297,11 +300,13 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 	if v := m.ModelMetadata.Version; v != "" && v != "3.0" {
 		notes = append(notes, fmt.Sprintf("model version %s: read as 3.0", v))
 	}
-	d = &Design{File: file, Table: Table{Name: t.TableName, BillingMode: t.BillingMode}}
-	keyAttr := func(a WorkbenchAttribute) KeyAttr { return KeyAttr{a.AttributeName, cmp.Or(a.AttributeType, "S")} }
-	d.Table.PartitionKey = []KeyAttr{keyAttr(t.KeyAttributes.PartitionKey)}
+	d = &design.Design{File: file, Table: design.Table{Name: t.TableName, BillingMode: t.BillingMode}}
+	keyAttr := func(a WorkbenchAttribute) design.KeyAttr {
+		return design.KeyAttr{Name: a.AttributeName, Type: cmp.Or(a.AttributeType, "S")}
+	}
+	d.Table.PartitionKey = []design.KeyAttr{keyAttr(t.KeyAttributes.PartitionKey)}
 	if sk := t.KeyAttributes.SortKey; sk != nil && sk.AttributeName != "" {
-		d.Table.SortKey = []KeyAttr{keyAttr(*sk)}
+		d.Table.SortKey = []design.KeyAttr{keyAttr(*sk)}
 	}
 	typeOf := map[string]string{}
 	for _, a := range t.NonKeyAttributes {
@@ -312,12 +317,12 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 		local bool
 	}{{t.GlobalSecondaryIndexes, false}, {t.LocalSecondaryIndexes, true}} {
 		for _, wi := range list.ixs {
-			ix := &Index{Name: wi.IndexName, Local: list.local, Projection: cmp.Or(wi.Projection.ProjectionType, "ALL"), Include: wi.Projection.NonKeyAttributes}
+			ix := &design.Index{Name: wi.IndexName, Local: list.local, Projection: cmp.Or(wi.Projection.ProjectionType, "ALL"), Include: wi.Projection.NonKeyAttributes}
 			if !list.local {
-				ix.PartitionKey = []KeyAttr{keyAttr(wi.KeyAttributes.PartitionKey)}
+				ix.PartitionKey = []design.KeyAttr{keyAttr(wi.KeyAttributes.PartitionKey)}
 			}
 			if sk := wi.KeyAttributes.SortKey; sk != nil && sk.AttributeName != "" {
-				ix.SortKey = []KeyAttr{keyAttr(*sk)}
+				ix.SortKey = []design.KeyAttr{keyAttr(*sk)}
 			}
 			d.Table.Indexes = append(d.Table.Indexes, ix)
 		}
@@ -325,7 +330,7 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 	tableKeys := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
 	facetItems := map[string][]map[string]string{}
 	for _, f := range t.TableFacets {
-		e := &Entity{Name: f.FacetName}
+		e := &design.Entity{Name: f.FacetName}
 		aliases := []string{f.KeyAttributeAlias.PartitionKeyAlias, f.KeyAttributeAlias.SortKeyAlias}
 		for i, ka := range tableKeys {
 			tpl, err := aliasTemplate(aliases[i], ka.Name, func(name string) bool {
@@ -335,16 +340,16 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 			if err != nil {
 				return nil, notes, fmt.Errorf("%s: facet %s: key alias %q: %v", file, f.FacetName, aliases[i], err)
 			}
-			e.Keys = append(e.Keys, &Key{Attr: ka.Name, Template: tpl})
+			e.Keys = append(e.Keys, &design.Key{Attr: ka.Name, Template: tpl})
 			for _, v := range tpl.Vars() {
 				if e.Attribute(v) == nil {
-					e.Attributes = append(e.Attributes, &Attribute{Name: v, Type: cmp.Or(typeOf[v], keyTypeIfWhole(tpl, ka))})
+					e.Attributes = append(e.Attributes, &design.Attribute{Name: v, Type: cmp.Or(typeOf[v], keyTypeIfWhole(tpl, ka))})
 				}
 			}
 		}
 		for _, name := range f.NonKeyAttributes {
-			if e.Attribute(name) == nil && !HasAttr(tableKeys, name) {
-				e.Attributes = append(e.Attributes, &Attribute{Name: name, Type: cmp.Or(typeOf[name], "S")})
+			if e.Attribute(name) == nil && !design.HasAttr(tableKeys, name) {
+				e.Attributes = append(e.Attributes, &design.Attribute{Name: name, Type: cmp.Or(typeOf[name], "S")})
 			}
 		}
 		d.Entities = append(d.Entities, e)
@@ -368,7 +373,7 @@ func ImportWorkbench(file string, raw []byte, table string) (d *Design, notes []
 
 // keyTypeIfWhole is the key's type for a template that is one variable,
 // else S (a variable inside text is text).
-func keyTypeIfWhole(t Template, ka KeyAttr) string {
+func keyTypeIfWhole(t design.Template, ka design.KeyAttr) string {
 	if len(t.Parts) == 1 && t.Parts[0].Var != "" {
 		return ka.Type
 	}
@@ -378,16 +383,16 @@ func keyTypeIfWhole(t Template, ka KeyAttr) string {
 // aliasTemplate reads a facet's key alias: a template in the seeds'
 // notation (USER#<UserName>), the name of an attribute the key holds
 // (isAttr says which names are: <name>), or else a constant (PROFILE).
-func aliasTemplate(alias, keyName string, isAttr func(string) bool) (Template, error) {
+func aliasTemplate(alias, keyName string, isAttr func(string) bool) (design.Template, error) {
 	switch {
 	case alias == "":
-		return ParseTemplate("<" + keyName + ">")
+		return design.ParseTemplate("<" + keyName + ">")
 	case strings.ContainsAny(alias, "<>"):
-		return ParseTemplate(alias)
+		return design.ParseTemplate(alias)
 	case isIdentifier(alias) && isAttr(alias):
-		return ParseTemplate("<" + alias + ">")
+		return design.ParseTemplate("<" + alias + ">")
 	}
-	return ParseTemplate(alias)
+	return design.ParseTemplate(alias)
 }
 
 func isIdentifier(s string) bool {
@@ -402,7 +407,7 @@ func isIdentifier(s string) bool {
 // itemVars matches a sample item to entity e by its table key and
 // returns the item's scalar attributes as text together with the key
 // templates' variables.
-func itemVars(e *Entity, tableKeys []KeyAttr, item map[string]json.RawMessage) (map[string]string, bool) {
+func itemVars(e *design.Entity, tableKeys []design.KeyAttr, item map[string]json.RawMessage) (map[string]string, bool) {
 	vals := map[string]string{}
 	for name, raw := range item {
 		if s, ok := scalarText(raw); ok {
@@ -432,7 +437,7 @@ func itemVars(e *Entity, tableKeys []KeyAttr, item map[string]json.RawMessage) (
 // inferDiscriminator finds the attribute that has one value in each
 // facet's items and a different one per facet, in two facets or more: the
 // entities' discriminator (facets without the attribute have none).
-func inferDiscriminator(d *Design, facetItems map[string][]map[string]string) []string {
+func inferDiscriminator(d *design.Design, facetItems map[string][]map[string]string) []string {
 	candidates := map[string]bool{}
 	for _, e := range d.Entities {
 		for _, a := range e.Attributes {
@@ -469,7 +474,7 @@ func inferDiscriminator(d *Design, facetItems map[string][]map[string]string) []
 		for _, e := range d.Entities {
 			if v, has := values[e.Name]; has {
 				e.Discriminator, e.DiscriminatorValue = name, v
-				e.Attributes = slices.DeleteFunc(e.Attributes, func(a *Attribute) bool { return a.Name == name })
+				e.Attributes = slices.DeleteFunc(e.Attributes, func(a *design.Attribute) bool { return a.Name == name })
 			}
 		}
 		return []string{fmt.Sprintf("discriminator %s: one value per facet in the sample items", name)}
@@ -481,12 +486,12 @@ func inferDiscriminator(d *Design, facetItems map[string][]map[string]string) []
 // attribute its sample items hold, by finding its other attributes'
 // values in the key's value (PRODUCT#Widget with ProductName Widget is
 // PRODUCT#<ProductName>); the template must fit every item.
-func inferIndexKeys(d *Design, facetItems map[string][]map[string]string) []string {
+func inferIndexKeys(d *design.Design, facetItems map[string][]map[string]string) []string {
 	var notes []string
 	var keyNames []string
 	for _, ix := range d.Table.Indexes {
 		for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
-			if !HasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), k.Name) && !slices.Contains(keyNames, k.Name) {
+			if !design.HasAttr(slices.Concat(d.Table.PartitionKey, d.Table.SortKey), k.Name) && !slices.Contains(keyNames, k.Name) {
 				keyNames = append(keyNames, k.Name)
 			}
 		}
@@ -512,15 +517,15 @@ func inferIndexKeys(d *Design, facetItems map[string][]map[string]string) []stri
 				}
 				tpl = t
 			}
-			t, err := ParseTemplate(tpl)
+			t, err := design.ParseTemplate(tpl)
 			if !ok || err != nil {
 				if len(items) > 0 && e.Attribute(name) != nil {
 					notes = append(notes, fmt.Sprintf("%s: the sample items' %s values fit no one template (a shard or free text?): kept as an attribute", e.Name, name))
 				}
 				continue
 			}
-			e.Keys = append(e.Keys, &Key{Attr: name, Template: t})
-			e.Attributes = slices.DeleteFunc(e.Attributes, func(a *Attribute) bool { return a.Name == name })
+			e.Keys = append(e.Keys, &design.Key{Attr: name, Template: t})
+			e.Attributes = slices.DeleteFunc(e.Attributes, func(a *design.Attribute) bool { return a.Name == name })
 			notes = append(notes, fmt.Sprintf("%s: %s = %s, read from %d sample items", e.Name, name, tpl, len(items)))
 		}
 	}
@@ -531,7 +536,7 @@ func inferIndexKeys(d *Design, facetItems map[string][]map[string]string) []stri
 // the table's keys, the index keys and the discriminator in skip (all
 // built from the others): the longest attribute values found in it
 // become variables.
-func templateFrom(value string, item map[string]string, skip []string, t Table) string {
+func templateFrom(value string, item map[string]string, skip []string, t design.Table) string {
 	names := slices.Collect(maps.Keys(item))
 	sort.Slice(names, func(i, j int) bool {
 		a, b := item[names[i]], item[names[j]]
@@ -546,7 +551,7 @@ func templateFrom(value string, item map[string]string, skip []string, t Table) 
 		found := false
 		for _, n := range names {
 			v := item[n]
-			if slices.Contains(skip, n) || HasAttr(slices.Concat(t.PartitionKey, t.SortKey), n) || len(v) < 2 || !strings.HasPrefix(rest, v) {
+			if slices.Contains(skip, n) || design.HasAttr(slices.Concat(t.PartitionKey, t.SortKey), n) || len(v) < 2 || !strings.HasPrefix(rest, v) {
 				continue
 			}
 			out.WriteString("<" + n + ">")

@@ -1,4 +1,4 @@
-package design
+package interop
 
 import (
 	"bytes"
@@ -8,12 +8,14 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
-// YAML writes d as a design file (version 1) that Parse reads back to the
-// same table, indexes, entities, patterns and workload; header is written
-// as comment lines at the top.
-func YAML(d *Design, header []string) ([]byte, error) {
+// YAML writes d as a design file (version 1) that design.Parse reads
+// back to the same table, indexes, entities, patterns and workload;
+// header is written as comment lines at the top.
+func YAML(d *design.Design, header []string) ([]byte, error) {
 	root := mapNode()
 	put(root, "version", scalar("1"))
 	put(root, "table", tableNode(d))
@@ -80,8 +82,8 @@ func numNode(v float64) *yaml.Node { return scalar(strconv.FormatFloat(v, 'g', -
 
 // keyNode is a key schema: one attribute as {name, type}, several as a
 // list.
-func keyNode(ks []KeyAttr) *yaml.Node {
-	one := func(k KeyAttr) *yaml.Node {
+func keyNode(ks []design.KeyAttr) *yaml.Node {
+	one := func(k design.KeyAttr) *yaml.Node {
 		n := flowMap()
 		put(n, "name", text(k.Name))
 		put(n, "type", scalar(k.Type))
@@ -97,7 +99,7 @@ func keyNode(ks []KeyAttr) *yaml.Node {
 	return l
 }
 
-func tableNode(d *Design) *yaml.Node {
+func tableNode(d *design.Design) *yaml.Node {
 	t := mapNode()
 	put(t, "name", text(d.Table.Name))
 	put(t, "partitionKey", keyNode(d.Table.PartitionKey))
@@ -139,7 +141,7 @@ func tableNode(d *Design) *yaml.Node {
 	return t
 }
 
-func entityNode(e *Entity) *yaml.Node {
+func entityNode(e *design.Entity) *yaml.Node {
 	n := mapNode()
 	if e.Discriminator != "" {
 		dm := flowMap()
@@ -192,7 +194,7 @@ func entityNode(e *Entity) *yaml.Node {
 	return n
 }
 
-func patternNode(p *Pattern) *yaml.Node {
+func patternNode(p *design.Pattern) *yaml.Node {
 	n := mapNode()
 	put(n, "id", text(p.ID))
 	if p.Description != "" {
@@ -230,7 +232,7 @@ func patternNode(p *Pattern) *yaml.Node {
 	if p.PageSize > 0 {
 		put(n, "pageSize", scalar(strconv.Itoa(p.PageSize)))
 	}
-	if p.Rate != (Rate{}) {
+	if p.Rate != (design.Rate{}) {
 		r := flowMap()
 		put(r, "average", numNode(p.Rate.Average))
 		put(r, "peak", numNode(p.Rate.Peak))
@@ -245,7 +247,7 @@ func patternNode(p *Pattern) *yaml.Node {
 	return n
 }
 
-func workloadNode(w Workload) *yaml.Node {
+func workloadNode(w design.Workload) *yaml.Node {
 	if len(w.Items) == 0 && len(w.Skew) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package design
+package interop
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // Imports from other single-table modelling tools' files, read leniently
@@ -30,15 +32,15 @@ var varNotation = regexp.MustCompile(`\$?\{([A-Za-z_][A-Za-z0-9_.\-]*)\}`)
 
 // convertTemplate rewrites a ${var} or {var} template in the seeds' <var>
 // notation.
-func convertTemplate(s string) (Template, error) {
+func convertTemplate(s string) (design.Template, error) {
 	if strings.ContainsAny(s, "<>") {
-		return Template{}, fmt.Errorf("template %q has < or >, which design templates keep for variables", s)
+		return design.Template{}, fmt.Errorf("template %q has < or >, which design templates keep for variables", s)
 	}
 	converted := varNotation.ReplaceAllString(s, "<$1>")
 	if strings.ContainsAny(converted, "{}") {
-		return Template{}, fmt.Errorf("template %q has a { or } that is not a {variable}", s)
+		return design.Template{}, fmt.Errorf("template %q has a { or } that is not a {variable}", s)
 	}
-	return ParseTemplate(converted)
+	return design.ParseTemplate(converted)
 }
 
 // decodeLenient decodes JSON into v, ignoring unknown fields.
@@ -92,7 +94,7 @@ func oneTableType(t any) string {
 
 // ImportOneTable reads a OneTable schema (JSON) into a design of table
 // table. Notes say what the import could not carry.
-func ImportOneTable(file string, raw []byte, table string) (*Design, []string, error) {
+func ImportOneTable(file string, raw []byte, table string) (*design.Design, []string, error) {
 	var s oneTableSchema
 	if err := decodeLenient(file, raw, "a OneTable schema", &s); err != nil {
 		return nil, nil, err
@@ -108,7 +110,7 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 	if s.Format != "" && !strings.HasPrefix(s.Format, "onetable:") {
 		notes = append(notes, fmt.Sprintf("format %q: read as a OneTable schema", s.Format))
 	}
-	d := &Design{File: file, Table: Table{Name: cmp.Or(table, "onetable"), BillingMode: "PAY_PER_REQUEST"}}
+	d := &design.Design{File: file, Table: design.Table{Name: cmp.Or(table, "onetable"), BillingMode: "PAY_PER_REQUEST"}}
 	keyType := func(name string) string {
 		for _, m := range s.Models {
 			if p, ok := m[name]; ok {
@@ -119,24 +121,24 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 		}
 		return "S"
 	}
-	d.Table.PartitionKey = []KeyAttr{{primary.Hash, keyType(primary.Hash)}}
+	d.Table.PartitionKey = []design.KeyAttr{{Name: primary.Hash, Type: keyType(primary.Hash)}}
 	if primary.Sort != "" {
-		d.Table.SortKey = []KeyAttr{{primary.Sort, keyType(primary.Sort)}}
+		d.Table.SortKey = []design.KeyAttr{{Name: primary.Sort, Type: keyType(primary.Sort)}}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Indexes)) {
 		if name == "primary" {
 			continue
 		}
 		x := s.Indexes[name]
-		ix := &Index{Name: name, Local: x.Type == "local", Projection: "ALL"}
+		ix := &design.Index{Name: name, Local: x.Type == "local", Projection: "ALL"}
 		if !ix.Local {
 			if x.Hash == "" {
 				return nil, notes, fmt.Errorf("%s: index %s has no hash key", file, name)
 			}
-			ix.PartitionKey = []KeyAttr{{x.Hash, keyType(x.Hash)}}
+			ix.PartitionKey = []design.KeyAttr{{Name: x.Hash, Type: keyType(x.Hash)}}
 		}
 		if x.Sort != "" {
-			ix.SortKey = []KeyAttr{{x.Sort, keyType(x.Sort)}}
+			ix.SortKey = []design.KeyAttr{{Name: x.Sort, Type: keyType(x.Sort)}}
 		}
 		var proj any
 		if len(x.Project) > 0 && json.Unmarshal(x.Project, &proj) == nil {
@@ -157,13 +159,13 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 		d.Table.Indexes = append(d.Table.Indexes, ix)
 	}
 	keyNames := map[string]bool{}
-	for _, k := range d.attributeDefinitions() {
+	for _, k := range d.AttributeDefinitions() {
 		keyNames[k.Name] = true
 	}
 	typeField := cmp.Or(s.Params.TypeField, "_type")
 	for _, name := range slices.Sorted(maps.Keys(s.Models)) {
 		m := s.Models[name]
-		e := &Entity{Name: name, Discriminator: typeField, DiscriminatorValue: name}
+		e := &design.Entity{Name: name, Discriminator: typeField, DiscriminatorValue: name}
 		for _, prop := range slices.Sorted(maps.Keys(m)) {
 			p := m[prop]
 			switch {
@@ -173,13 +175,13 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 				if err != nil {
 					return nil, notes, fmt.Errorf("%s: model %s, %s: %v", file, name, prop, err)
 				}
-				e.Keys = append(e.Keys, &Key{Attr: prop, Template: t})
+				e.Keys = append(e.Keys, &design.Key{Attr: prop, Template: t})
 			case keyNames[prop]:
 				// A key attribute without a template holds its own value.
-				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !d.IsTableKey(prop)})
+				e.Attributes = append(e.Attributes, &design.Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && !d.IsTableKey(prop)})
 			default:
 				// A property with a default is always written.
-				e.Attributes = append(e.Attributes, &Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && p.Default == nil, Values: p.Enum})
+				e.Attributes = append(e.Attributes, &design.Attribute{Name: prop, Type: oneTableType(p.Type), Optional: !p.Required && p.Default == nil, Values: p.Enum})
 			}
 		}
 		addTemplateVars(d, e, func(v string) string { return "S" })
@@ -193,12 +195,12 @@ func ImportOneTable(file string, raw []byte, table string) (*Design, []string, e
 // not have as an attribute, of type typ(v), and makes the variables of
 // its table key templates required: an item always has its table key
 // (OneTable generates an id it leaves optional).
-func addTemplateVars(d *Design, e *Entity, typ func(string) string) {
+func addTemplateVars(d *design.Design, e *design.Entity, typ func(string) string) {
 	for _, k := range e.Keys {
 		for _, v := range k.Template.Vars() {
 			a := e.Attribute(v)
 			if a == nil {
-				a = &Attribute{Name: v, Type: typ(v)}
+				a = &design.Attribute{Name: v, Type: typ(v)}
 				e.Attributes = append(e.Attributes, a)
 			}
 			if d.IsTableKey(k.Attr) {
@@ -283,7 +285,7 @@ func mcpType(t string) string {
 
 // ImportMCP reads the DynamoDB MCP server's schema.json into a design of
 // its table named table ("" when it has one).
-func ImportMCP(file string, raw []byte, table string) (*Design, []string, error) {
+func ImportMCP(file string, raw []byte, table string) (*design.Design, []string, error) {
 	var s mcpSchema
 	if err := decodeLenient(file, raw, "a DynamoDB MCP schema.json", &s); err != nil {
 		return nil, nil, err
@@ -310,17 +312,17 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 		return nil, nil, fmt.Errorf("%s: table %s needs one partition_key attribute", file, t.TableConfig.TableName)
 	}
 	var notes []string
-	d := &Design{File: file, Table: Table{Name: t.TableConfig.TableName, BillingMode: "PAY_PER_REQUEST", PartitionKey: []KeyAttr{{pk[0], "S"}}}}
+	d := &design.Design{File: file, Table: design.Table{Name: t.TableConfig.TableName, BillingMode: "PAY_PER_REQUEST", PartitionKey: []design.KeyAttr{{Name: pk[0], Type: "S"}}}}
 	if sk := stringOrList(t.TableConfig.SortKey); len(sk) == 1 {
-		d.Table.SortKey = []KeyAttr{{sk[0], "S"}}
+		d.Table.SortKey = []design.KeyAttr{{Name: sk[0], Type: "S"}}
 	}
 	for _, g := range t.GSIList {
-		ix := &Index{Name: g.Name, Projection: "ALL"}
+		ix := &design.Index{Name: g.Name, Projection: "ALL"}
 		for _, n := range stringOrList(g.PartitionKey) {
-			ix.PartitionKey = append(ix.PartitionKey, KeyAttr{n, "S"})
+			ix.PartitionKey = append(ix.PartitionKey, design.KeyAttr{Name: n, Type: "S"})
 		}
 		for _, n := range stringOrList(g.SortKey) {
-			ix.SortKey = append(ix.SortKey, KeyAttr{n, "S"})
+			ix.SortKey = append(ix.SortKey, design.KeyAttr{Name: n, Type: "S"})
 		}
 		if len(ix.PartitionKey) == 0 {
 			return nil, nil, fmt.Errorf("%s: GSI %s has no partition_key", file, g.Name)
@@ -329,14 +331,14 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 	}
 	for _, name := range slices.Sorted(maps.Keys(t.Entities)) {
 		me := t.Entities[name]
-		e := &Entity{Name: name}
+		e := &design.Entity{Name: name}
 		for _, f := range me.Fields {
 			if !slices.Contains([]string{"string", "integer", "decimal", "number", "boolean", "object", "array", "binary"}, f.Type) {
 				notes = append(notes, fmt.Sprintf("entity %s, field %s: type %q read as string", name, f.Name, f.Type))
 			}
-			e.Attributes = append(e.Attributes, &Attribute{Name: f.Name, Type: mcpType(f.Type), Optional: !f.Required})
+			e.Attributes = append(e.Attributes, &design.Attribute{Name: f.Name, Type: mcpType(f.Type), Optional: !f.Required})
 		}
-		addKey := func(attrs []KeyAttr, raw json.RawMessage, where string) error {
+		addKey := func(attrs []design.KeyAttr, raw json.RawMessage, where string) error {
 			tpls := stringOrList(raw)
 			if len(tpls) > len(attrs) {
 				return fmt.Errorf("%s: entity %s: %s has %d templates for %d key attributes", file, name, where, len(tpls), len(attrs))
@@ -353,7 +355,7 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 					}
 					continue
 				}
-				e.Keys = append(e.Keys, &Key{Attr: attrs[i].Name, Template: tpl})
+				e.Keys = append(e.Keys, &design.Key{Attr: attrs[i].Name, Template: tpl})
 			}
 			return nil
 		}
@@ -388,17 +390,17 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 				p.ID = ap.Name
 			}
 			p.Description = cmp.Or(ap.Description, ap.Name)
-			if slices.ContainsFunc(d.Patterns, func(q *Pattern) bool { return q.ID == p.ID }) {
+			if slices.ContainsFunc(d.Patterns, func(q *design.Pattern) bool { return q.ID == p.ID }) {
 				p.ID = cmp.Or(ap.Name, fmt.Sprintf("%s-%d", p.ID, len(d.Patterns)+1))
 			}
-			if slices.ContainsFunc(d.Patterns, func(q *Pattern) bool { return q.ID == p.ID }) {
+			if slices.ContainsFunc(d.Patterns, func(q *design.Pattern) bool { return q.ID == p.ID }) {
 				p.ID = fmt.Sprintf("%s-%d", p.ID, len(d.Patterns)+1)
 			}
 			d.Patterns = append(d.Patterns, p)
 		}
 	}
 	// A key attribute that holds one field is of that field's type.
-	for _, ks := range [][]KeyAttr{d.Table.PartitionKey, d.Table.SortKey} {
+	for _, ks := range [][]design.KeyAttr{d.Table.PartitionKey, d.Table.SortKey} {
 		mcpKeyTypes(d, ks)
 	}
 	for _, ix := range d.Table.Indexes {
@@ -410,7 +412,7 @@ func ImportMCP(file string, raw []byte, table string) (*Design, []string, error)
 
 // mcpKeyTypes gives each key attribute that an entity fills with exactly
 // one Number or Binary field that field's type.
-func mcpKeyTypes(d *Design, ks []KeyAttr) {
+func mcpKeyTypes(d *design.Design, ks []design.KeyAttr) {
 	for i, ka := range ks {
 		for _, e := range d.Entities {
 			k := e.Key(ka.Name)
@@ -427,13 +429,13 @@ func mcpKeyTypes(d *Design, ks []KeyAttr) {
 // mcpPattern writes an MCP access pattern of entity e as a design
 // pattern: a write of the entity, a GetItem on its table key, or a Query
 // on its partition key (with the range condition on its sort key).
-func mcpPattern(d *Design, e *Entity, op, index, rangeCond string) (*Pattern, error) {
+func mcpPattern(d *design.Design, e *design.Entity, op, index, rangeCond string) (*design.Pattern, error) {
 	switch op {
 	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
 		if !strings.HasSuffix(op, "Item") || op == "BatchWriteItem" {
 			op = "PutItem"
 		}
-		return &Pattern{Kind: "write", Operation: op, Entity: e.Name}, nil
+		return &design.Pattern{Kind: "write", Operation: op, Entity: e.Name}, nil
 	case "GetItem", "Query", "Scan", "BatchGetItem":
 	default:
 		return nil, fmt.Errorf("operation %q", op)
@@ -441,7 +443,7 @@ func mcpPattern(d *Design, e *Entity, op, index, rangeCond string) (*Pattern, er
 	if op == "BatchGetItem" {
 		op = "GetItem"
 	}
-	p := &Pattern{Kind: "read", Operation: op, Index: index, Returns: []string{e.Name}}
+	p := &design.Pattern{Kind: "read", Operation: op, Index: index, Returns: []string{e.Name}}
 	if op == "Scan" {
 		return p, nil
 	}
@@ -480,7 +482,7 @@ func mcpPattern(d *Design, e *Entity, op, index, rangeCond string) (*Pattern, er
 		}
 	}
 	p.KeyCondition = strings.Join(conds, " AND ")
-	c, err := ParseKeyCondition(p.KeyCondition)
+	c, err := design.ParseKeyCondition(p.KeyCondition)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package design
+package interop
 
 import (
 	"encoding/json"
@@ -9,12 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/designtest"
 )
 
 // summary is what a design holds, as comparable text: table, indexes,
 // entities with discriminators, attribute types and key templates, and,
 // unless keysOnly, patterns and workload.
-func summary(d *Design, workbench bool) []string {
+func summary(d *design.Design, workbench bool) []string {
 	var out []string
 	typ := func(t string) string {
 		if workbench {
@@ -66,15 +69,15 @@ func summary(d *Design, workbench bool) []string {
 // TestYAML_RoundTrip: every example and testdata design without syntax
 // errors, written back as YAML, parses to the same design.
 func TestYAML_RoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.design.yaml")
-	more, _ := filepath.Glob("analyze/testdata/*.design.yaml")
-	for _, path := range append(files, append(more, "check/testdata/ok.design.yaml")...) {
-		d := loadClean(t, path)
+	files, _ := filepath.Glob("../../../examples/*.design.yaml")
+	more, _ := filepath.Glob("../analyze/testdata/*.design.yaml")
+	for _, path := range append(files, append(more, "../check/testdata/ok.design.yaml")...) {
+		d := designtest.Load(t, path)
 		raw, err := YAML(d, []string{"round trip"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, diags := Parse(path, raw)
+		back, diags := design.Parse(path, raw)
 		if len(diags) > 0 {
 			t.Fatalf("%s: the written YAML does not parse: %v\n%s", path, diags, raw)
 		}
@@ -91,9 +94,9 @@ func TestYAML_RoundTrip(t *testing.T) {
 // discriminators, attribute types (timestamp and epoch as S and N), and
 // every key template, the index ones read back from the sample items.
 func TestWorkbench_RoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.design.yaml")
+	files, _ := filepath.Glob("../../../examples/*.design.yaml")
 	for _, path := range files {
-		d := loadClean(t, path)
+		d := designtest.Load(t, path)
 		raw, err := ExportWorkbench(d, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 		if err != nil {
 			t.Fatal(err)
@@ -103,7 +106,7 @@ func TestWorkbench_RoundTrip(t *testing.T) {
 			t.Fatalf("%s: exported model: %v %+v", path, err, m.ModelMetadata)
 		}
 		if filepath.Base(path) == "ecommerce.design.yaml" {
-			golden(t, "workbench/ecommerce.json", raw)
+			designtest.Golden(t, "workbench/ecommerce.json", raw)
 		}
 		back, notes, err := ImportWorkbench("model.json", raw, "")
 		if err != nil {
@@ -132,8 +135,8 @@ func TestImportWorkbench_Lenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "workbench/music.design.yaml", out)
-	if _, diags := Parse("music.design.yaml", out); len(diags) > 0 {
+	designtest.Golden(t, "workbench/music.design.yaml", out)
+	if _, diags := design.Parse("music.design.yaml", out); len(diags) > 0 {
 		t.Fatalf("the imported design does not parse: %v\n%s", diags, out)
 	}
 	if e := d.Entity("MonthlyDownloads"); e == nil || e.Key("DownloadsByMonth") == nil || e.Key("DownloadsByMonth").Template.Text != "<Month>" {
@@ -194,10 +197,10 @@ func FuzzImportWorkbench(f *testing.F) {
 func TestImport_OneTableAndMCP(t *testing.T) {
 	for _, tc := range []struct {
 		file, table string
-		imp         func(string, []byte, string) (*Design, []string, error)
-		check       func(*Design) string
+		imp         func(string, []byte, string) (*design.Design, []string, error)
+		check       func(*design.Design) string
 	}{
-		{"testdata/onetable/crm.json", "crm", ImportOneTable, func(d *Design) string {
+		{"testdata/onetable/crm.json", "crm", ImportOneTable, func(d *design.Design) string {
 			u := d.Entity("User")
 			switch {
 			case u == nil || u.Key("gs1pk").Template.Text != "user#<email>" || u.Discriminator != "_type" || u.DiscriminatorValue != "User":
@@ -209,7 +212,7 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 			}
 			return ""
 		}},
-		{"testdata/mcp/shop.json", "", ImportMCP, func(d *Design) string {
+		{"testdata/mcp/shop.json", "", ImportMCP, func(d *design.Design) string {
 			o := d.Entity("Order")
 			switch {
 			case o == nil || o.Key("status_pk").Template.Text != "STATUS#<status>" || o.Key("store").Template.Text != "<store>":
@@ -237,8 +240,8 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "import/"+filepath.Base(filepath.Dir(tc.file))+".design.yaml", out)
-		back, diags := Parse("imported.design.yaml", out)
+		designtest.Golden(t, "import/"+filepath.Base(filepath.Dir(tc.file))+".design.yaml", out)
+		back, diags := design.Parse("imported.design.yaml", out)
 		if len(diags) > 0 {
 			t.Fatalf("%s: the imported design does not parse: %v\n%s", tc.file, diags, out)
 		}
@@ -247,7 +250,7 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		imp       func(string, []byte, string) (*Design, []string, error)
+		imp       func(string, []byte, string) (*design.Design, []string, error)
 		raw, want string
 	}{
 		{ImportOneTable, `{"models":{}}`, "no primary index"},
@@ -275,7 +278,7 @@ func FuzzImportOneTableAndMCP(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		for _, imp := range []func(string, []byte, string) (*Design, []string, error){ImportOneTable, ImportMCP} {
+		for _, imp := range []func(string, []byte, string) (*design.Design, []string, error){ImportOneTable, ImportMCP} {
 			d, _, err := imp("fuzz.json", raw, "")
 			if err != nil {
 				continue
@@ -284,7 +287,7 @@ func FuzzImportOneTableAndMCP(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _ = Parse("fuzz.design.yaml", out)
+			_, _ = design.Parse("fuzz.design.yaml", out)
 		}
 	})
 }

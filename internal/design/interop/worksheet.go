@@ -1,10 +1,12 @@
-package design
+package interop
 
 import (
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // Worksheet writes the design as Markdown in the seeds' worksheet layout
@@ -13,7 +15,7 @@ import (
 // index, and the access-pattern table (#, access pattern, table or index
 // key condition). It is generated from
 // the file, so the documentation cannot drift from the design.
-func Worksheet(w io.Writer, d *Design) error {
+func Worksheet(w io.Writer, d *design.Design) error {
 	var b strings.Builder
 	t := d.Table
 	fmt.Fprintf(&b, "# %s\n\n", t.Name)
@@ -103,7 +105,7 @@ func appendOnce(s []string, v string) []string {
 	return append(s, v)
 }
 
-func keyAttrsText(ks []KeyAttr) string {
+func keyAttrsText(ks []design.KeyAttr) string {
 	names := make([]string, len(ks))
 	for i, k := range ks {
 		names[i] = "`" + k.Name + "` (" + k.Type + ")"
@@ -111,7 +113,7 @@ func keyAttrsText(ks []KeyAttr) string {
 	return strings.Join(names, " + ")
 }
 
-func sortText(ks []KeyAttr) string {
+func sortText(ks []design.KeyAttr) string {
 	if len(ks) == 0 {
 		return ""
 	}

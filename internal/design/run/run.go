@@ -1,4 +1,11 @@
-package design
+// Package run runs a single-table design's read patterns against real
+// data, as dynago design run does: Run creates the design's table (never
+// touching an existing one), writes the items package sample generates
+// for every entity, and runs each read pattern as a GetItem or Query,
+// checking that it returns only the entity types it declares, in its
+// declared order. CreateTable makes the design's table alone (the tests
+// of the generated code in examples/gen use it).
+package run
 
 import (
 	"cmp"
@@ -13,14 +20,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/sample"
 )
 
 // ErrTableExists is Run's error when the table is already there: Run
 // creates its own and never writes into an existing one.
 var ErrTableExists = errors.New("the table already exists")
 
-// RunResult is what one read pattern did when run against real data.
-type RunResult struct {
+// Result is what one read pattern did when run against real data.
+type Result struct {
 	ID        string `json:"id"`
 	Operation string `json:"operation"`
 	Index     string `json:"index,omitempty"`
@@ -37,8 +47,8 @@ type RunResult struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// RunOptions configure Run.
-type RunOptions struct {
+// Options configure Run.
+type Options struct {
 	// TableName overrides the design's table name (for a shared
 	// endpoint).
 	TableName string
@@ -54,21 +64,21 @@ type RunOptions struct {
 // pattern, and whether it created the table (so that the caller deletes
 // only a table it made); an error means the run itself failed (the
 // table could not be created, an item not written).
-func Run(ctx context.Context, d *Design, c *dynamodb.Client, opts RunOptions) (results []RunResult, created bool, err error) {
+func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options) (results []Result, created bool, err error) {
 	table := cmpOr(opts.TableName, d.Table.Name)
 	created, err = createTable(ctx, d, c, table)
 	if err != nil {
 		return nil, created, err
 	}
-	items := generate(d, max(opts.ItemsPerEntity, 6))
+	items := sample.Generate(d, max(opts.ItemsPerEntity, 6))
 	// Items by table key, to tell which entity each returned item is.
-	owner := map[string]*Entity{}
+	owner := map[string]*design.Entity{}
 	for _, it := range items {
 		av := attributeValues(it)
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
-			return nil, true, fmt.Errorf("writing a generated %s item: %w", it.entity.Name, err)
+			return nil, true, fmt.Errorf("writing a generated %s item: %w", it.Entity.Name, err)
 		}
-		owner[tableKeyOf(d, it.attrs)] = it.entity
+		owner[sample.TableKey(d, it.Attrs)] = it.Entity
 	}
 	for _, p := range d.Patterns {
 		if p.Kind != "read" {
@@ -89,13 +99,13 @@ func cmpOr(a, b string) string {
 // CreateTable creates d's table and indexes, named table, through c and
 // waits until it is ACTIVE; created says CreateTable succeeded (false
 // when the table already existed: it is left as it is).
-func CreateTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
+func CreateTable(ctx context.Context, d *design.Design, c *dynamodb.Client, table string) (created bool, err error) {
 	return createTable(ctx, d, c, table)
 }
 
 // createTable is CreateTable.
-func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table string) (created bool, err error) {
-	schema := func(pk, sk []KeyAttr) []types.KeySchemaElement {
+func createTable(ctx context.Context, d *design.Design, c *dynamodb.Client, table string) (created bool, err error) {
+	schema := func(pk, sk []design.KeyAttr) []types.KeySchemaElement {
 		var ks []types.KeySchemaElement
 		for _, k := range pk {
 			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeHash})
@@ -129,7 +139,7 @@ func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 		}
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 	}
-	for _, k := range d.attributeDefinitions() {
+	for _, k := range d.AttributeDefinitions() {
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.Name), AttributeType: types.ScalarAttributeType(k.Type)})
 	}
 	if _, err := c.CreateTable(ctx, in); err != nil {
@@ -150,10 +160,10 @@ func createTable(ctx context.Context, d *Design, c *dynamodb.Client, table strin
 }
 
 // attributeValues converts a generated item.
-func attributeValues(it genItem) map[string]types.AttributeValue {
+func attributeValues(it sample.Item) map[string]types.AttributeValue {
 	av := map[string]types.AttributeValue{}
-	for name, v := range it.attrs {
-		av[name] = toAV(v)
+	for name, v := range it.Attrs {
+		av[name] = sample.AttributeValue(v)
 	}
 	return av
 }
@@ -173,9 +183,9 @@ func textOf(v types.AttributeValue) string {
 
 // runPattern binds p's variables from a generated item it should find,
 // runs it, and checks what comes back.
-func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string, p *Pattern, items []genItem, owner map[string]*Entity) RunResult {
+func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table string, p *design.Pattern, items []sample.Item, owner map[string]*design.Entity) Result {
 	op := d.Operation(p)
-	res := RunResult{ID: p.ID, Operation: op, Index: p.Index, Types: []string{}}
+	res := Result{ID: p.ID, Operation: op, Index: p.Index, Types: []string{}}
 	if p.Operation == "Scan" {
 		res.Problems = append(res.Problems, "a Scan: not run (design check reports it)")
 		return res
@@ -197,7 +207,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 		for j, t := range cnd.Values {
 			text := renderBound(t, vals, cnd.Op, j, typ)
 			name := fmt.Sprintf(":v%d_%d", i, j)
-			values[name] = toAV(genValue{typ: typ, text: text})
+			values[name] = sample.AttributeValue(sample.Value{Type: typ, Text: text})
 			ops = append(ops, name)
 			key[cnd.Attr] = values[name]
 		}
@@ -285,7 +295,7 @@ func runPattern(ctx context.Context, d *Design, c *dynamodb.Client, table string
 }
 
 // itemEntity returns the entity of a returned item, by its table key.
-func itemEntity(d *Design, it map[string]types.AttributeValue, owner map[string]*Entity) *Entity {
+func itemEntity(d *design.Design, it map[string]types.AttributeValue, owner map[string]*design.Entity) *design.Entity {
 	var b strings.Builder
 	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
 		b.WriteString(textOf(it[ka.Name]))
@@ -299,7 +309,7 @@ func itemEntity(d *Design, it map[string]types.AttributeValue, owner map[string]
 // <from> and <to>), and every variable of <, <=, > and >= (whose bound
 // must not exclude the sample item), take the lowest value on a lower
 // bound and the highest on an upper one.
-func renderBound(t Template, vals map[string]string, op string, i int, typ string) string {
+func renderBound(t design.Template, vals map[string]string, op string, i int, typ string) string {
 	high := op == "<" || op == "<=" || (op == "between" && i == 1)
 	low, hi := "", "\U0010FFFF"
 	if typ == "N" {
@@ -326,25 +336,25 @@ func renderBound(t Template, vals map[string]string, op string, i int, typ strin
 // bindings picks the variable values of a generated item that p should
 // find: an item of an entity it returns, in its index, whose key values
 // equal the pattern's equalities rendered with the item's values.
-func bindings(d *Design, p *Pattern, items []genItem) (map[string]string, bool) {
+func bindings(d *design.Design, p *design.Pattern, items []sample.Item) (map[string]string, bool) {
 	for _, it := range items {
-		if !slices.Contains(p.Returns, it.entity.Name) || !d.InIndex(it.entity, p.Index) {
+		if !slices.Contains(p.Returns, it.Entity.Name) || !d.InIndex(it.Entity, p.Index) {
 			continue
 		}
 		ok := true
 		for _, c := range p.Conditions {
-			av, has := it.attrs[c.Attr]
+			av, has := it.Attrs[c.Attr]
 			if !has {
 				ok = false
 				break
 			}
 			if c.Op == "=" {
-				s, err := c.Values[0].Render(it.vals)
-				ok = ok && err == nil && s == av.text
+				s, err := c.Values[0].Render(it.Vals)
+				ok = ok && err == nil && s == av.Text
 			}
 		}
 		if ok {
-			return it.vals, true
+			return it.Vals, true
 		}
 	}
 	return nil, false
@@ -356,7 +366,7 @@ func bindings(d *Design, p *Pattern, items []genItem) (map[string]string, bool) 
 // descending. A Query
 // returns the sort key's byte order; where that differs (ISSUE#10 before
 // ISSUE#2), the design's key does not sort as its pattern means.
-func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue, owner map[string]*Entity) string {
+func orderProblem(d *design.Design, p *design.Pattern, got []map[string]types.AttributeValue, owner map[string]*design.Entity) string {
 	_, sk, _ := d.KeySchema(p.Index)
 	if len(sk) == 0 || p.Order == "" {
 		return "" // no order declared, none intended
@@ -379,7 +389,7 @@ func orderProblem(d *Design, p *Pattern, got []map[string]types.AttributeValue, 
 
 // compareIntended compares two values of template t by their variables'
 // types; ok is false when a value does not parse back.
-func compareIntended(e *Entity, t Template, a, b, keyType string) (int, bool) {
+func compareIntended(e *design.Entity, t design.Template, a, b, keyType string) (int, bool) {
 	if keyType == "N" {
 		fa, erra := strconv.ParseFloat(a, 64)
 		fb, errb := strconv.ParseFloat(b, 64)
