@@ -27,7 +27,10 @@ func TestHarmonic(t *testing.T) {
 // unlisted value sharing what the listed leave (top {open: 0.1} over two
 // values leaves 0.9 to the other), and Zipf over the values.
 func TestVarSpread(t *testing.T) {
-	d := loadClean(t, "check/testdata/ok.design.yaml")
+	d, diags, err := Load("check/testdata/ok.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
 	e := d.Entity("Order")
 	for _, tc := range []struct {
 		skew Skew

@@ -1,9 +1,19 @@
-// Package design owns dynago's single-table design files: the model of a
-// table, its entities with key templates, and its access patterns
-// (Load), the rules that check a design (Rules, Check), the worksheet
-// written from it (Worksheet), its run against a server (Run), and its
-// analysis: capacity, storage, monthly cost and hot partition keys from
-// the patterns' rates and the workload section (Analyze).
+// Package design is the model of dynago's single-table design files,
+// which every design tool shares: a table, its entities with key
+// templates, and its access patterns (Load, Parse); key templates and
+// key conditions; diagnostics at their positions in the file; item
+// sizes; reads resolved against their index and the entities they can
+// return (Resolve, MatchEntity); and the capacity model, the units a
+// request takes and how its key spreads them (PatternCosts, Spread,
+// PeakCapacity). It also classifies live traffic against designs
+// (Traffic, for dynago serve --design) and writes the table as
+// CloudFormation or Terraform (ExportCloudFormation, ExportTerraform).
+//
+// The tools are its subpackages: check (the rules of dynago design
+// check), analyze (costs and hot partition keys), gengo (typed Go code),
+// interop (YAML, the Markdown worksheet, NoSQL Workbench, OneTable and
+// MCP schemas), run (the read patterns against generated data) and sample
+// (that data).
 //
 // A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
 // is data only:
@@ -16,7 +26,7 @@
 //	patterns: per access pattern its key condition in template terms
 //	          (PK = USER#<UserName> AND SK begins_with ORDER#), index,
 //	          expected entity types, order, page size and rates
-//	workload: items stored per entity and key skew, for Analyze
+//	workload: items stored per entity and key skew, for the analyzer
 //
 // The method is the seeds' (../shared/seeds/004 calls it a worksheet):
 // list the access patterns, give each entity key templates, overload the

@@ -1,9 +1,12 @@
-package design
+package design_test
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/designtest"
 )
 
 // TestGolden_IaC: the CloudFormation and Terraform exports of the seed
@@ -12,29 +15,23 @@ import (
 func TestGolden_IaC(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/*.design.yaml")
 	for _, path := range append(files, "../../bench/orders-hot.design.yaml") {
-		d := loadClean(t, path)
+		d := designtest.Load(t, path)
 		name := strings.TrimSuffix(filepath.Base(path), ".design.yaml")
-		cfn, err := ExportCloudFormation(d)
+		cfn, err := design.ExportCloudFormation(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "iac/"+name+".cfn.json", cfn)
-		tf, err := ExportTerraform(d)
+		designtest.Golden(t, "iac/"+name+".cfn.json", cfn)
+		tf, err := design.ExportTerraform(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "iac/"+name+".tf", tf)
+		designtest.Golden(t, "iac/"+name+".tf", tf)
 	}
 	// A multi-attribute key has no Terraform form.
-	d := loadClean(t, "../../examples/social.design.yaml")
-	d.Table.Indexes[0].PartitionKey = append(d.Table.Indexes[0].PartitionKey, KeyAttr{"Extra", "S"})
-	if _, err := ExportTerraform(d); err == nil || !strings.Contains(err.Error(), "multi-attribute key") {
+	d := designtest.Load(t, "../../examples/social.design.yaml")
+	d.Table.Indexes[0].PartitionKey = append(d.Table.Indexes[0].PartitionKey, design.KeyAttr{Name: "Extra", Type: "S"})
+	if _, err := design.ExportTerraform(d); err == nil || !strings.Contains(err.Error(), "multi-attribute key") {
 		t.Errorf("multi-attribute key: %v", err)
-	}
-	if got := logicalID("my-table.v2"); got != "mytablev2" {
-		t.Errorf("logicalID: %s", got)
-	}
-	if got := strconvQuote("a${b}%{c}\"<d>"); got != `"a$${b}%%{c}\"<d>"` {
-		t.Errorf("HCL quoting: %s", got)
 	}
 }

@@ -1,9 +1,12 @@
-package design
+package design_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/designtest"
 )
 
 // TestTraffic_Classify: requests on the seed 004 design's table are named
@@ -11,32 +14,34 @@ import (
 // pattern declares them; writes by their entity; items whose keys no
 // template builds are counted.
 func TestTraffic_Classify(t *testing.T) {
-	d := loadClean(t, "../../examples/ecommerce.design.yaml")
-	tr, err := NewTraffic([]*Design{d})
+	d := designtest.Load(t, "../../examples/ecommerce.design.yaml")
+	tr, err := design.NewTraffic([]*design.Design{d})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq := func(attr, v string) AccessCond { return AccessCond{Attr: attr, Op: "=", Values: []string{v}} }
+	eq := func(attr, v string) design.AccessCond {
+		return design.AccessCond{Attr: attr, Op: "=", Values: []string{v}}
+	}
 	for _, tc := range []struct {
 		name    string
-		a       Access
+		a       design.Access
 		pattern string
 		path    string
 	}{
-		{"GetItem by key", Access{Operation: "GetItem", Conds: []AccessCond{eq("PK", "USER#alice"), eq("SK", "USER#alice")}}, "1", ""},
-		{"all users", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "USER")}}, "2", ""},
-		{"product by name: the narrower pattern", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "PRODUCT"), eq("SK", "PRODUCT#Widget")}}, "5", ""},
-		{"products in a category", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#"}}}}, "4", ""},
-		{"a narrower begins_with", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#Wid"}}}}, "4", ""},
-		{"orders in an ID range", Access{Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "ORDER"), {Attr: "SK", Op: "between", Values: []string{"ORDER#1", "ORDER#5"}}}}, "8", ""},
-		{"a whole user collection: undeclared", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "USER#alice")}}, "", "Query table: PK = USER#<UserName>"},
-		{"an unknown key shape", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "JUNK#1")}}, "", "Query table: PK = ?"},
-		{"a begins_with on the wrong prefix", Access{Operation: "Query", Conds: []AccessCond{eq("PK", "USER#alice"), {Attr: "SK", Op: "begins_with", Values: []string{"CART#"}}}}, "", "Query table: PK = USER#<UserName> AND SK begins_with ?"},
-		{"a Scan", Access{Operation: "Scan"}, "", "Scan table"},
-		{"a Scan of an index", Access{Operation: "Scan", Index: "GSI1"}, "", "Scan GSI1"},
-		{"a write of an entity", Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#alice", "SK": "ORDER#9", "Status": "open"}}, "", "PutItem Order"},
-		{"a write of no entity", Access{Operation: "PutItem", Key: map[string]string{"PK": "JUNK#1", "SK": "X"}}, "", "PutItem (no entity)"},
-		{"a delete of no entity: not a written item", Access{Operation: "DeleteItem", Key: map[string]string{"PK": "JUNK#2", "SK": "X"}}, "", "DeleteItem (no entity)"},
+		{"GetItem by key", design.Access{Operation: "GetItem", Conds: []design.AccessCond{eq("PK", "USER#alice"), eq("SK", "USER#alice")}}, "1", ""},
+		{"all users", design.Access{Operation: "Query", Index: "GSI2", Conds: []design.AccessCond{eq("Type", "USER")}}, "2", ""},
+		{"product by name: the narrower pattern", design.Access{Operation: "Query", Index: "GSI2", Conds: []design.AccessCond{eq("Type", "PRODUCT"), eq("SK", "PRODUCT#Widget")}}, "5", ""},
+		{"products in a category", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#"}}}}, "4", ""},
+		{"a narrower begins_with", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#Wid"}}}}, "4", ""},
+		{"orders in an ID range", design.Access{Operation: "Query", Index: "GSI2", Conds: []design.AccessCond{eq("Type", "ORDER"), {Attr: "SK", Op: "between", Values: []string{"ORDER#1", "ORDER#5"}}}}, "8", ""},
+		{"a whole user collection: undeclared", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "USER#alice")}}, "", "Query table: PK = USER#<UserName>"},
+		{"an unknown key shape", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "JUNK#1")}}, "", "Query table: PK = ?"},
+		{"a begins_with on the wrong prefix", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "USER#alice"), {Attr: "SK", Op: "begins_with", Values: []string{"CART#"}}}}, "", "Query table: PK = USER#<UserName> AND SK begins_with ?"},
+		{"a Scan", design.Access{Operation: "Scan"}, "", "Scan table"},
+		{"a Scan of an index", design.Access{Operation: "Scan", Index: "GSI1"}, "", "Scan GSI1"},
+		{"a write of an entity", design.Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#alice", "SK": "ORDER#9", "Status": "open"}}, "", "PutItem Order"},
+		{"a write of no entity", design.Access{Operation: "PutItem", Key: map[string]string{"PK": "JUNK#1", "SK": "X"}}, "", "PutItem (no entity)"},
+		{"a delete of no entity: not a written item", design.Access{Operation: "DeleteItem", Key: map[string]string{"PK": "JUNK#2", "SK": "X"}}, "", "DeleteItem (no entity)"},
 	} {
 		tc.a.Table = "ecommerce"
 		pattern, path, ok := tr.Classify(tc.a)
@@ -45,17 +50,17 @@ func TestTraffic_Classify(t *testing.T) {
 		}
 		tr.Record(tc.a)
 	}
-	if _, _, ok := tr.Classify(Access{Table: "other", Operation: "Scan"}); ok || tr.Has("other") {
+	if _, _, ok := tr.Classify(design.Access{Table: "other", Operation: "Scan"}); ok || tr.Has("other") {
 		t.Error("a table without a design was classified")
 	}
 	// A filter that keeps one item in ten.
-	tr.Record(Access{Table: "ecommerce", Operation: "Query", Index: "GSI2", Conds: []AccessCond{eq("Type", "REVIEW")}, Count: 1, Scanned: 10})
+	tr.Record(design.Access{Table: "ecommerce", Operation: "Query", Index: "GSI2", Conds: []design.AccessCond{eq("Type", "REVIEW")}, Count: 1, Scanned: 10})
 	rep := tr.Report()
 	if len(rep) != 1 || rep[0].Unmatched != 1 || rep[0].UnmatchedExample[0] != "PK=JUNK#1, SK=X" {
 		t.Fatalf("report: %+v", rep)
 	}
 	var b bytes.Buffer
-	if err := WriteTrafficText(&b, rep); err != nil {
+	if err := design.WriteTrafficText(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -67,7 +72,7 @@ func TestTraffic_Classify(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
 	}
-	if _, err := NewTraffic([]*Design{d, d}); err == nil {
+	if _, err := design.NewTraffic([]*design.Design{d, d}); err == nil {
 		t.Error("two designs of one table accepted")
 	}
 }
