@@ -71,20 +71,19 @@ func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options
 		return nil, created, err
 	}
 	items := sample.Generate(d, max(opts.ItemsPerEntity, 6))
-	// Items by table key, to tell which entity each returned item is.
-	owner := map[string]*design.Entity{}
+	r := &runner{d: d, c: c, table: table, items: items, owner: map[string]*design.Entity{}}
 	for _, it := range items {
 		av := attributeValues(it)
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
 			return nil, true, fmt.Errorf("writing a generated %s item: %w", it.Entity.Name, err)
 		}
-		owner[sample.TableKey(d, it.Attrs)] = it.Entity
+		r.owner[sample.TableKey(d, it.Attrs)] = it.Entity
 	}
 	for _, p := range d.Patterns {
 		if p.Kind != "read" {
 			continue
 		}
-		results = append(results, runPattern(ctx, d, c, table, p, items, owner))
+		results = append(results, r.runPattern(ctx, p))
 	}
 	return results, true, nil
 }
@@ -181,16 +180,27 @@ func textOf(v types.AttributeValue) string {
 	return ""
 }
 
+// runner is one run of a design's patterns: the table it wrote through
+// c, the generated items it wrote there, and the entity of each by its
+// table key (sample.TableKey), to tell which entity a returned item is.
+type runner struct {
+	d     *design.Design
+	c     *dynamodb.Client
+	table string
+	items []sample.Item
+	owner map[string]*design.Entity
+}
+
 // runPattern binds p's variables from a generated item it should find,
 // runs it, and checks what comes back.
-func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table string, p *design.Pattern, items []sample.Item, owner map[string]*design.Entity) Result {
-	op := d.Operation(p)
+func (r *runner) runPattern(ctx context.Context, p *design.Pattern) Result {
+	op := r.d.Operation(p)
 	res := Result{ID: p.ID, Operation: op, Index: p.Index, Types: []string{}}
 	if p.Operation == "Scan" {
 		res.Problems = append(res.Problems, "a Scan: not run (design check reports it)")
 		return res
 	}
-	vals, ok := bindings(d, p, items)
+	vals, ok := bindings(r.d, p, r.items)
 	if !ok {
 		res.Problems = append(res.Problems, "no generated item of "+strings.Join(p.Returns, ", ")+" has keys this pattern can find")
 		return res
@@ -202,7 +212,7 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 	key := map[string]types.AttributeValue{}
 	for i, cnd := range p.Conditions {
 		names[fmt.Sprintf("#k%d", i)] = cnd.Attr
-		typ := d.KeyType(cnd.Attr)
+		typ := r.d.KeyType(cnd.Attr)
 		var ops []string
 		for j, t := range cnd.Values {
 			text := renderBound(t, vals, cnd.Op, j, typ)
@@ -222,7 +232,7 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 	}
 	var got []map[string]types.AttributeValue
 	if op == "GetItem" {
-		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(p.Consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		out, err := r.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: key, ConsistentRead: aws.Bool(p.Consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 		if err != nil {
 			res.Problems = append(res.Problems, "GetItem: "+err.Error())
 			return res
@@ -236,7 +246,7 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 	} else {
 		in := &dynamodb.QueryInput{
 			ConsistentRead: aws.Bool(p.Consistent),
-			TableName:      aws.String(table), KeyConditionExpression: aws.String(strings.Join(conds, " AND ")),
+			TableName:      aws.String(r.table), KeyConditionExpression: aws.String(strings.Join(conds, " AND ")),
 			ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 			ScanIndexForward: aws.Bool(p.Order != "descending"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		}
@@ -249,7 +259,7 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 		// A pattern with a page size reads one page, as the application
 		// does; one without reads every page (at most ten).
 		for page := 0; page < 10; page++ {
-			out, err := c.Query(ctx, in)
+			out, err := r.c.Query(ctx, in)
 			if err != nil {
 				res.Problems = append(res.Problems, "Query: "+err.Error())
 				return res
@@ -270,12 +280,7 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 	}
 	var unexpected []string
 	for _, it := range got {
-		var b strings.Builder
-		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
-			b.WriteString(textOf(it[ka.Name]))
-			b.WriteByte(0)
-		}
-		e := owner[b.String()]
+		e := r.itemEntity(it)
 		name := "?"
 		if e != nil {
 			name = e.Name
@@ -288,20 +293,20 @@ func runPattern(ctx context.Context, d *design.Design, c *dynamodb.Client, table
 	if len(unexpected) > 0 {
 		res.Problems = append(res.Problems, "returned "+strings.Join(unexpected, ", ")+" items, which the pattern does not expect")
 	}
-	if msg := orderProblem(d, p, got, owner); msg != "" {
+	if msg := r.orderProblem(p, got); msg != "" {
 		res.Problems = append(res.Problems, msg)
 	}
 	return res
 }
 
 // itemEntity returns the entity of a returned item, by its table key.
-func itemEntity(d *design.Design, it map[string]types.AttributeValue, owner map[string]*design.Entity) *design.Entity {
+func (r *runner) itemEntity(it map[string]types.AttributeValue) *design.Entity {
 	var b strings.Builder
-	for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+	for _, ka := range slices.Concat(r.d.Table.PartitionKey, r.d.Table.SortKey) {
 		b.WriteString(textOf(it[ka.Name]))
 		b.WriteByte(0)
 	}
-	return owner[b.String()]
+	return r.owner[b.String()]
 }
 
 // renderBound renders operand i of a condition with operator op on a
@@ -366,14 +371,14 @@ func bindings(d *design.Design, p *design.Pattern, items []sample.Item) (map[str
 // descending. A Query
 // returns the sort key's byte order; where that differs (ISSUE#10 before
 // ISSUE#2), the design's key does not sort as its pattern means.
-func orderProblem(d *design.Design, p *design.Pattern, got []map[string]types.AttributeValue, owner map[string]*design.Entity) string {
-	_, sk, _ := d.KeySchema(p.Index)
+func (r *runner) orderProblem(p *design.Pattern, got []map[string]types.AttributeValue) string {
+	_, sk, _ := r.d.KeySchema(p.Index)
 	if len(sk) == 0 || p.Order == "" {
 		return "" // no order declared, none intended
 	}
 	attr := sk[0].Name
 	for i := 1; i < len(got); i++ {
-		ea, eb := itemEntity(d, got[i-1], owner), itemEntity(d, got[i], owner)
+		ea, eb := r.itemEntity(got[i-1]), r.itemEntity(got[i])
 		if ea == nil || ea != eb {
 			continue
 		}
