@@ -96,22 +96,22 @@ func decodeCounter(item map[string]types.AttributeValue) (Counter, error) {
 	var x Counter
 	if v, ok := item["Id"]; ok {
 		if err := decodeN(v, &x.Id); err != nil {
-			return x, fmt.Errorf("Counter.Id: %w", err)
+			return x, fmt.Errorf("decoding Counter.Id: %w", err)
 		}
 	}
 	if v, ok := item["Count"]; ok {
 		if err := decodeN(v, &x.Count); err != nil {
-			return x, fmt.Errorf("Counter.Count: %w", err)
+			return x, fmt.Errorf("decoding Counter.Count: %w", err)
 		}
 	}
 	if v, ok := item["Retired"]; ok {
 		if err := decodeBool(v, &x.Retired); err != nil {
-			return x, fmt.Errorf("Counter.Retired: %w", err)
+			return x, fmt.Errorf("decoding Counter.Retired: %w", err)
 		}
 	}
 	if v, ok := item["Note"]; ok {
 		if err := decodeS(v, &x.Note); err != nil {
-			return x, fmt.Errorf("Counter.Note: %w", err)
+			return x, fmt.Errorf("decoding Counter.Note: %w", err)
 		}
 	}
 	return x, nil

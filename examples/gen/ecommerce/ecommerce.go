@@ -101,7 +101,7 @@ func decodeUser(item map[string]types.AttributeValue) (User, error) {
 	var x User
 	if v, ok := item["UserName"]; ok {
 		if err := decodeS(v, &x.UserName); err != nil {
-			return x, fmt.Errorf("User.UserName: %w", err)
+			return x, fmt.Errorf("decoding User.UserName: %w", err)
 		}
 	}
 	if m := reUserPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -186,22 +186,22 @@ func decodeOrder(item map[string]types.AttributeValue) (Order, error) {
 	var x Order
 	if v, ok := item["UserName"]; ok {
 		if err := decodeS(v, &x.UserName); err != nil {
-			return x, fmt.Errorf("Order.UserName: %w", err)
+			return x, fmt.Errorf("decoding Order.UserName: %w", err)
 		}
 	}
 	if v, ok := item["OrderId"]; ok {
 		if err := decodeS(v, &x.OrderId); err != nil {
-			return x, fmt.Errorf("Order.OrderId: %w", err)
+			return x, fmt.Errorf("decoding Order.OrderId: %w", err)
 		}
 	}
 	if v, ok := item["Status"]; ok {
 		if err := decodeS(v, &x.Status); err != nil {
-			return x, fmt.Errorf("Order.Status: %w", err)
+			return x, fmt.Errorf("decoding Order.Status: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Order.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Order.CreatedAt: %w", err)
 		}
 	}
 	if m := reOrderPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -271,7 +271,7 @@ func decodeCategory(item map[string]types.AttributeValue) (Category, error) {
 	var x Category
 	if v, ok := item["CategoryName"]; ok {
 		if err := decodeS(v, &x.CategoryName); err != nil {
-			return x, fmt.Errorf("Category.CategoryName: %w", err)
+			return x, fmt.Errorf("decoding Category.CategoryName: %w", err)
 		}
 	}
 	if m := reCategoryPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -332,12 +332,12 @@ func decodeProduct(item map[string]types.AttributeValue) (Product, error) {
 	var x Product
 	if v, ok := item["CategoryName"]; ok {
 		if err := decodeS(v, &x.CategoryName); err != nil {
-			return x, fmt.Errorf("Product.CategoryName: %w", err)
+			return x, fmt.Errorf("decoding Product.CategoryName: %w", err)
 		}
 	}
 	if v, ok := item["ProductName"]; ok {
 		if err := decodeS(v, &x.ProductName); err != nil {
-			return x, fmt.Errorf("Product.ProductName: %w", err)
+			return x, fmt.Errorf("decoding Product.ProductName: %w", err)
 		}
 	}
 	if m := reProductPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -418,17 +418,17 @@ func decodeReview(item map[string]types.AttributeValue) (Review, error) {
 	var x Review
 	if v, ok := item["UserName"]; ok {
 		if err := decodeS(v, &x.UserName); err != nil {
-			return x, fmt.Errorf("Review.UserName: %w", err)
+			return x, fmt.Errorf("decoding Review.UserName: %w", err)
 		}
 	}
 	if v, ok := item["ReviewId"]; ok {
 		if err := decodeS(v, &x.ReviewId); err != nil {
-			return x, fmt.Errorf("Review.ReviewId: %w", err)
+			return x, fmt.Errorf("decoding Review.ReviewId: %w", err)
 		}
 	}
 	if v, ok := item["ProductName"]; ok {
 		if err := decodeS(v, &x.ProductName); err != nil {
-			return x, fmt.Errorf("Review.ProductName: %w", err)
+			return x, fmt.Errorf("decoding Review.ProductName: %w", err)
 		}
 	}
 	if m := reReviewPK.FindStringSubmatch(textOf(item["PK"])); m != nil {

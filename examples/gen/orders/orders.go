@@ -109,17 +109,17 @@ func decodeCustomer(item map[string]types.AttributeValue) (Customer, error) {
 	var x Customer
 	if v, ok := item["customerId"]; ok {
 		if err := decodeS(v, &x.CustomerId); err != nil {
-			return x, fmt.Errorf("Customer.customerId: %w", err)
+			return x, fmt.Errorf("decoding Customer.customerId: %w", err)
 		}
 	}
 	if v, ok := item["name"]; ok {
 		if err := decodeS(v, &x.Name); err != nil {
-			return x, fmt.Errorf("Customer.name: %w", err)
+			return x, fmt.Errorf("decoding Customer.name: %w", err)
 		}
 	}
 	if v, ok := item["email"]; ok {
 		if err := decodeS(v, &x.Email); err != nil {
-			return x, fmt.Errorf("Customer.email: %w", err)
+			return x, fmt.Errorf("decoding Customer.email: %w", err)
 		}
 	}
 	if m := reCustomerPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -211,27 +211,27 @@ func decodeOrder(item map[string]types.AttributeValue) (Order, error) {
 	var x Order
 	if v, ok := item["customerId"]; ok {
 		if err := decodeS(v, &x.CustomerId); err != nil {
-			return x, fmt.Errorf("Order.customerId: %w", err)
+			return x, fmt.Errorf("decoding Order.customerId: %w", err)
 		}
 	}
 	if v, ok := item["orderId"]; ok {
 		if err := decodeS(v, &x.OrderId); err != nil {
-			return x, fmt.Errorf("Order.orderId: %w", err)
+			return x, fmt.Errorf("decoding Order.orderId: %w", err)
 		}
 	}
 	if v, ok := item["total"]; ok {
 		if err := decodeN(v, &x.Total); err != nil {
-			return x, fmt.Errorf("Order.total: %w", err)
+			return x, fmt.Errorf("decoding Order.total: %w", err)
 		}
 	}
 	if v, ok := item["status"]; ok {
 		if err := decodeS(v, &x.Status); err != nil {
-			return x, fmt.Errorf("Order.status: %w", err)
+			return x, fmt.Errorf("decoding Order.status: %w", err)
 		}
 	}
 	if v, ok := item["createdAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Order.createdAt: %w", err)
+			return x, fmt.Errorf("decoding Order.createdAt: %w", err)
 		}
 	}
 	if m := reOrderPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -328,27 +328,27 @@ func decodeOrderItem(item map[string]types.AttributeValue) (OrderItem, error) {
 	var x OrderItem
 	if v, ok := item["orderId"]; ok {
 		if err := decodeS(v, &x.OrderId); err != nil {
-			return x, fmt.Errorf("OrderItem.orderId: %w", err)
+			return x, fmt.Errorf("decoding OrderItem.orderId: %w", err)
 		}
 	}
 	if v, ok := item["itemNo"]; ok {
 		if err := decodeN(v, &x.ItemNo); err != nil {
-			return x, fmt.Errorf("OrderItem.itemNo: %w", err)
+			return x, fmt.Errorf("decoding OrderItem.itemNo: %w", err)
 		}
 	}
 	if v, ok := item["sku"]; ok {
 		if err := decodeS(v, &x.Sku); err != nil {
-			return x, fmt.Errorf("OrderItem.sku: %w", err)
+			return x, fmt.Errorf("decoding OrderItem.sku: %w", err)
 		}
 	}
 	if v, ok := item["qty"]; ok {
 		if err := decodeN(v, &x.Qty); err != nil {
-			return x, fmt.Errorf("OrderItem.qty: %w", err)
+			return x, fmt.Errorf("decoding OrderItem.qty: %w", err)
 		}
 	}
 	if v, ok := item["price"]; ok {
 		if err := decodeN(v, &x.Price); err != nil {
-			return x, fmt.Errorf("OrderItem.price: %w", err)
+			return x, fmt.Errorf("decoding OrderItem.price: %w", err)
 		}
 	}
 	if m := reOrderItemPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -404,7 +404,7 @@ func decodeEmailGuard(item map[string]types.AttributeValue) (EmailGuard, error) 
 	var x EmailGuard
 	if v, ok := item["email"]; ok {
 		if err := decodeS(v, &x.Email); err != nil {
-			return x, fmt.Errorf("EmailGuard.email: %w", err)
+			return x, fmt.Errorf("decoding EmailGuard.email: %w", err)
 		}
 	}
 	if m := reEmailGuardPK.FindStringSubmatch(textOf(item["PK"])); m != nil {

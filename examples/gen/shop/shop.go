@@ -105,12 +105,12 @@ func decodeUser(item map[string]types.AttributeValue) (User, error) {
 	var x User
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("User.UserId: %w", err)
+			return x, fmt.Errorf("decoding User.UserId: %w", err)
 		}
 	}
 	if v, ok := item["Email"]; ok {
 		if err := decodeS(v, &x.Email); err != nil {
-			return x, fmt.Errorf("User.Email: %w", err)
+			return x, fmt.Errorf("decoding User.Email: %w", err)
 		}
 	}
 	if m := reUserPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -194,27 +194,27 @@ func decodeOrder(item map[string]types.AttributeValue) (Order, error) {
 	var x Order
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("Order.UserId: %w", err)
+			return x, fmt.Errorf("decoding Order.UserId: %w", err)
 		}
 	}
 	if v, ok := item["OrderId"]; ok {
 		if err := decodeS(v, &x.OrderId); err != nil {
-			return x, fmt.Errorf("Order.OrderId: %w", err)
+			return x, fmt.Errorf("decoding Order.OrderId: %w", err)
 		}
 	}
 	if v, ok := item["OrderStatus"]; ok {
 		if err := decodeS(v, &x.OrderStatus); err != nil {
-			return x, fmt.Errorf("Order.OrderStatus: %w", err)
+			return x, fmt.Errorf("decoding Order.OrderStatus: %w", err)
 		}
 	}
 	if v, ok := item["PlacedAt"]; ok {
 		if err := decodeS(v, &x.PlacedAt); err != nil {
-			return x, fmt.Errorf("Order.PlacedAt: %w", err)
+			return x, fmt.Errorf("decoding Order.PlacedAt: %w", err)
 		}
 	}
 	if v, ok := item["OrderTotal"]; ok {
 		if err := decodeN(v, &x.OrderTotal); err != nil {
-			return x, fmt.Errorf("Order.OrderTotal: %w", err)
+			return x, fmt.Errorf("decoding Order.OrderTotal: %w", err)
 		}
 	}
 	if m := reOrderPK.FindStringSubmatch(textOf(item["PK"])); m != nil {

@@ -149,27 +149,27 @@ func decodeUser(item map[string]types.AttributeValue) (User, error) {
 	var x User
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("User.UserId: %w", err)
+			return x, fmt.Errorf("decoding User.UserId: %w", err)
 		}
 	}
 	if v, ok := item["Email"]; ok {
 		if err := decodeS(v, &x.Email); err != nil {
-			return x, fmt.Errorf("User.Email: %w", err)
+			return x, fmt.Errorf("decoding User.Email: %w", err)
 		}
 	}
 	if v, ok := item["Name"]; ok {
 		if err := decodeS(v, &x.Name); err != nil {
-			return x, fmt.Errorf("User.Name: %w", err)
+			return x, fmt.Errorf("decoding User.Name: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("User.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding User.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("User.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding User.UpdatedAt: %w", err)
 		}
 	}
 	if m := reUserPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -296,37 +296,37 @@ func decodePost(item map[string]types.AttributeValue) (Post, error) {
 	var x Post
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("Post.UserId: %w", err)
+			return x, fmt.Errorf("decoding Post.UserId: %w", err)
 		}
 	}
 	if v, ok := item["PostId"]; ok {
 		if err := decodeS(v, &x.PostId); err != nil {
-			return x, fmt.Errorf("Post.PostId: %w", err)
+			return x, fmt.Errorf("decoding Post.PostId: %w", err)
 		}
 	}
 	if v, ok := item["Title"]; ok {
 		if err := decodeS(v, &x.Title); err != nil {
-			return x, fmt.Errorf("Post.Title: %w", err)
+			return x, fmt.Errorf("decoding Post.Title: %w", err)
 		}
 	}
 	if v, ok := item["Content"]; ok {
 		if err := decodeS(v, &x.Content); err != nil {
-			return x, fmt.Errorf("Post.Content: %w", err)
+			return x, fmt.Errorf("decoding Post.Content: %w", err)
 		}
 	}
 	if v, ok := item["LikeCount"]; ok {
 		if err := decodeN(v, &x.LikeCount); err != nil {
-			return x, fmt.Errorf("Post.LikeCount: %w", err)
+			return x, fmt.Errorf("decoding Post.LikeCount: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Post.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Post.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("Post.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding Post.UpdatedAt: %w", err)
 		}
 	}
 	if m := rePostPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -435,22 +435,22 @@ func decodeLike(item map[string]types.AttributeValue) (Like, error) {
 	var x Like
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("Like.UserId: %w", err)
+			return x, fmt.Errorf("decoding Like.UserId: %w", err)
 		}
 	}
 	if v, ok := item["PostId"]; ok {
 		if err := decodeS(v, &x.PostId); err != nil {
-			return x, fmt.Errorf("Like.PostId: %w", err)
+			return x, fmt.Errorf("decoding Like.PostId: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Like.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Like.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("Like.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding Like.UpdatedAt: %w", err)
 		}
 	}
 	if m := reLikePK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -533,22 +533,22 @@ func decodeOrganization(item map[string]types.AttributeValue) (Organization, err
 	var x Organization
 	if v, ok := item["OrgId"]; ok {
 		if err := decodeS(v, &x.OrgId); err != nil {
-			return x, fmt.Errorf("Organization.OrgId: %w", err)
+			return x, fmt.Errorf("decoding Organization.OrgId: %w", err)
 		}
 	}
 	if v, ok := item["Name"]; ok {
 		if err := decodeS(v, &x.Name); err != nil {
-			return x, fmt.Errorf("Organization.Name: %w", err)
+			return x, fmt.Errorf("decoding Organization.Name: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Organization.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Organization.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("Organization.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding Organization.UpdatedAt: %w", err)
 		}
 	}
 	if m := reOrganizationPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -630,27 +630,27 @@ func decodeTeam(item map[string]types.AttributeValue) (Team, error) {
 	var x Team
 	if v, ok := item["OrgId"]; ok {
 		if err := decodeS(v, &x.OrgId); err != nil {
-			return x, fmt.Errorf("Team.OrgId: %w", err)
+			return x, fmt.Errorf("decoding Team.OrgId: %w", err)
 		}
 	}
 	if v, ok := item["TeamId"]; ok {
 		if err := decodeS(v, &x.TeamId); err != nil {
-			return x, fmt.Errorf("Team.TeamId: %w", err)
+			return x, fmt.Errorf("decoding Team.TeamId: %w", err)
 		}
 	}
 	if v, ok := item["Name"]; ok {
 		if err := decodeS(v, &x.Name); err != nil {
-			return x, fmt.Errorf("Team.Name: %w", err)
+			return x, fmt.Errorf("decoding Team.Name: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Team.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Team.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("Team.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding Team.UpdatedAt: %w", err)
 		}
 	}
 	if m := reTeamPK.FindStringSubmatch(textOf(item["PK"])); m != nil {
@@ -753,27 +753,27 @@ func decodeMember(item map[string]types.AttributeValue) (Member, error) {
 	var x Member
 	if v, ok := item["OrgId"]; ok {
 		if err := decodeS(v, &x.OrgId); err != nil {
-			return x, fmt.Errorf("Member.OrgId: %w", err)
+			return x, fmt.Errorf("decoding Member.OrgId: %w", err)
 		}
 	}
 	if v, ok := item["UserId"]; ok {
 		if err := decodeS(v, &x.UserId); err != nil {
-			return x, fmt.Errorf("Member.UserId: %w", err)
+			return x, fmt.Errorf("decoding Member.UserId: %w", err)
 		}
 	}
 	if v, ok := item["Role"]; ok {
 		if err := decodeS(v, &x.Role); err != nil {
-			return x, fmt.Errorf("Member.Role: %w", err)
+			return x, fmt.Errorf("decoding Member.Role: %w", err)
 		}
 	}
 	if v, ok := item["CreatedAt"]; ok {
 		if err := decodeS(v, &x.CreatedAt); err != nil {
-			return x, fmt.Errorf("Member.CreatedAt: %w", err)
+			return x, fmt.Errorf("decoding Member.CreatedAt: %w", err)
 		}
 	}
 	if v, ok := item["UpdatedAt"]; ok {
 		if err := decodeS(v, &x.UpdatedAt); err != nil {
-			return x, fmt.Errorf("Member.UpdatedAt: %w", err)
+			return x, fmt.Errorf("decoding Member.UpdatedAt: %w", err)
 		}
 	}
 	if m := reMemberPK.FindStringSubmatch(textOf(item["PK"])); m != nil {

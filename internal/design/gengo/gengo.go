@@ -318,7 +318,7 @@ func genEntity(b *strings.Builder, d *design.Design, e *design.Entity) {
 	// The decoder.
 	w("func decode%s(item map[string]types.AttributeValue) (%s, error) {\n\tvar x %s\n", name, name, name)
 	for _, a := range e.Attributes {
-		w("\tif v, ok := item[%q]; ok {\n\t\tif err := %s; err != nil {\n\t\t\treturn x, fmt.Errorf(\"%s.%s: %%w\", err)\n\t\t}\n\t}\n",
+		w("\tif v, ok := item[%q]; ok {\n\t\tif err := %s; err != nil {\n\t\t\treturn x, fmt.Errorf(\"decoding %s.%s: %%w\", err)\n\t\t}\n\t}\n",
 			a.Name, decodeStmt(a, "&x."+goName(a.Name), "v"), e.Name, a.Name)
 	}
 	// Attributes an index does not project come back from the keys built
