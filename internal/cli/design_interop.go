@@ -52,9 +52,9 @@ its peak rates.`,
 			var raw []byte
 			switch format {
 			case "cloudformation":
-				raw, err = design.ExportCloudFormation(d)
+				raw, err = interop.ExportCloudFormation(d)
 			case "terraform":
-				raw, err = design.ExportTerraform(d)
+				raw, err = interop.ExportTerraform(d)
 			default:
 				raw, err = interop.ExportWorkbench(d, time.Now())
 			}

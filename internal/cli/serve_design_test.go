@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/interop"
 )
 
 // apiCall sends one API request to a server at url and returns status,
@@ -106,7 +107,7 @@ func TestCloudFormationCreatesTable(t *testing.T) {
 		if err != nil || len(diags) > 0 {
 			t.Fatal(err, diags)
 		}
-		raw, err := design.ExportCloudFormation(d)
+		raw, err := interop.ExportCloudFormation(d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,14 +6,14 @@
 // return (Resolve, MatchEntity); and the capacity model, the units a
 // request takes and how its key spreads them (PatternCosts, Spread,
 // PeakCapacity). It also classifies live traffic against designs
-// (Traffic, for dynago serve --design) and writes the table as
-// CloudFormation or Terraform (ExportCloudFormation, ExportTerraform).
+// (Traffic, which internal/designtraffic wires into dynago serve
+// --design).
 //
 // The tools are its subpackages: check (the rules of dynago design
 // check), analyze (costs and hot partition keys), gengo (typed Go code),
 // interop (YAML, the Markdown worksheet, NoSQL Workbench, OneTable and
-// MCP schemas), run (the read patterns against generated data) and sample
-// (that data).
+// MCP schemas, CloudFormation and Terraform), run (the read patterns
+// against generated data) and sample (that data).
 //
 // A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
 // is data only:

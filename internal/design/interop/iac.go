@@ -1,4 +1,4 @@
-package design
+package interop
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/dynago/dynago/internal/design"
 )
 
 // Infrastructure-as-code exports of a design's table: a CloudFormation
@@ -20,7 +22,7 @@ import (
 
 // provisionedUnits is the provisioned read and write units of the table
 // ("") or a GSI in d's peak capacity (at least 1).
-func provisionedUnits(read, write []IndexUnits, space string) (r, w int64) {
+func provisionedUnits(read, write []design.IndexUnits, space string) (r, w int64) {
 	r, w = 1, 1
 	for _, u := range read {
 		if u.Index == space {
@@ -35,7 +37,7 @@ func provisionedUnits(read, write []IndexUnits, space string) (r, w int64) {
 	return r, w
 }
 
-func cfnKeySchema(pk, sk []KeyAttr) []map[string]string {
+func cfnKeySchema(pk, sk []design.KeyAttr) []map[string]string {
 	var ks []map[string]string
 	for _, k := range pk {
 		ks = append(ks, map[string]string{"AttributeName": k.Name, "KeyType": "HASH"})
@@ -46,7 +48,7 @@ func cfnKeySchema(pk, sk []KeyAttr) []map[string]string {
 	return ks
 }
 
-func cfnProjection(ix *Index) map[string]any {
+func cfnProjection(ix *design.Index) map[string]any {
 	p := map[string]any{"ProjectionType": cmp.Or(ix.Projection, "ALL")}
 	if len(ix.Include) > 0 {
 		p["NonKeyAttributes"] = ix.Include
@@ -66,7 +68,7 @@ func logicalID(name string) string {
 
 // ExportCloudFormation writes a CloudFormation template (JSON) with d's
 // table as one AWS::DynamoDB::Table resource.
-func ExportCloudFormation(d *Design) ([]byte, error) {
+func ExportCloudFormation(d *design.Design) ([]byte, error) {
 	peakRead, peakWrite := d.PeakCapacity(d.PatternCosts())
 	provisioned := d.Table.BillingMode == "PROVISIONED"
 	props := map[string]any{
@@ -128,8 +130,8 @@ func ExportCloudFormation(d *Design) ([]byte, error) {
 // ExportTerraform writes d's table as a Terraform aws_dynamodb_table
 // resource (HCL). The provider's hash_key and range_key hold one
 // attribute each, so a multi-attribute key is an error.
-func ExportTerraform(d *Design) ([]byte, error) {
-	one := func(what string, ks []KeyAttr) (string, error) {
+func ExportTerraform(d *design.Design) ([]byte, error) {
+	one := func(what string, ks []design.KeyAttr) (string, error) {
 		switch len(ks) {
 		case 0:
 			return "", nil
