@@ -55,11 +55,11 @@ func TestRetry_CommitConflicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, fs := faultEngine(t)
-			fs.OnCommit = conflicts(fs, tc.conflicts)
+			fs.Hook(func(s *faultstore.Store) { s.OnCommit = conflicts(fs, tc.conflicts) })
 			before := fs.Commits()
 			_, err := run(e, (*Engine).UpdateItem, `{"TableName":"Retry","Key":{"pk":{"S":"a"}},"UpdateExpression":"ADD n :one","ConditionExpression":"attribute_exists(pk)","ExpressionAttributeValues":{":one":{"N":"1"}}}`)
 			attempts := fs.Commits() - before
-			fs.OnCommit = nil
+			fs.Hook(func(s *faultstore.Store) { s.OnCommit = nil })
 			want := "1"
 			if tc.wantErr != "" {
 				de, ok := ddberr.As(err)
@@ -89,7 +89,7 @@ func TestRetry_CommitConflicts(t *testing.T) {
 func TestRetry_StorageErrorsAreNotRetried(t *testing.T) {
 	e, fs := faultEngine(t)
 	fault := fmt.Errorf("%w: injected disk fault", storage.ErrUnavailable)
-	fs.OnCommit = func(int64) error { return fault }
+	fs.Hook(func(s *faultstore.Store) { s.OnCommit = func(int64) error { return fault } })
 	before := fs.Commits()
 	_, err := run(e, (*Engine).PutItem, `{"TableName":"Retry","Item":{"pk":{"S":"b"}}}`)
 	if !errors.Is(err, storage.ErrUnavailable) {
@@ -99,8 +99,8 @@ func TestRetry_StorageErrorsAreNotRetried(t *testing.T) {
 		t.Fatalf("%d commits, want 1 (no retry)", n)
 	}
 	// Begin failing is answered the same way.
-	fs.OnCommit = nil
-	fs.OnBegin = func(int64, storage.Mode) error { return fault }
+	fs.Hook(func(s *faultstore.Store) { s.OnCommit = nil })
+	fs.Hook(func(s *faultstore.Store) { s.OnBegin = func(int64, storage.Mode) error { return fault } })
 	if _, err := run(e, (*Engine).GetItem, `{"TableName":"Retry","Key":{"pk":{"S":"a"}}}`); !errors.Is(err, storage.ErrUnavailable) {
 		t.Fatalf("GetItem with Begin failing: %v", err)
 	}

@@ -26,13 +26,10 @@ func reasonOf(err error) (ddberr.Code, string) {
 	if !ok {
 		return "", ""
 	}
-	raw := string(de.Fields["ThrottlingReasons"]) + string(de.Fields["throttlingReasons"])
-	i := strings.Index(raw, `"reason":"`)
-	if i < 0 {
+	if len(de.ThrottlingReasons) == 0 {
 		return de.Code, ""
 	}
-	rest := raw[i+len(`"reason":"`):]
-	return de.Code, rest[:strings.IndexByte(rest, '"')]
+	return de.Code, de.ThrottlingReasons[0].Reason
 }
 
 // TestThrottle_HotKeyOnOneItem: with a capacity scale of 100, a partition
@@ -103,8 +100,8 @@ func TestThrottle_Seed001HotGSI(t *testing.T) {
 		if err := write(i, "STATUS#open"); err != nil {
 			code, reason := reasonOf(err)
 			if reason != "IndexWriteKeyRangeThroughputExceeded" || code != ddberr.ThrottlingException ||
-				!strings.Contains(string(err.(*ddberr.Error).Fields["throttlingReasons"]), `:table/orders/index/GSI2"`) {
-				t.Fatalf("write %d: %v %s", i, err, err.(*ddberr.Error).Fields["throttlingReasons"])
+				!strings.HasSuffix(err.(*ddberr.Error).ThrottlingReasons[0].Resource, ":table/orders/index/GSI2") {
+				t.Fatalf("write %d: %v %+v", i, err, err.(*ddberr.Error).ThrottlingReasons)
 			}
 			throttled[i] = true
 		}
