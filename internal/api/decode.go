@@ -6,14 +6,6 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// Input is implemented by every operation's input.
-type Input interface {
-	// Decode reads the request body's JSON object. Unknown members are
-	// ignored, as DynamoDB ignores them; members of the wrong JSON type
-	// are a SerializationException.
-	Decode(r *wire.Reader) error
-}
-
 // DecodeOptions are the server-wide choices of how request bodies are read.
 // The zero value reads them as DynamoDB does.
 type DecodeOptions struct {
@@ -56,10 +48,6 @@ func DecodeInputWith(body []byte, in Input, opts DecodeOptions) error {
 	}
 	return nil
 }
-
-// depthKeeper is implemented by inputs whose validation depends on how
-// deeply the request body nests (CommonWrite: olderReadingDepth).
-type depthKeeper interface{ keepDepth(int) }
 
 // object iterates the members of a JSON object; a null is an absent
 // object.

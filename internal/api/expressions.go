@@ -188,3 +188,68 @@ func attributesToGet(names []string) ([]*expr.Path, error) {
 	}
 	return paths, nil
 }
+
+// decodeLegacyConditions decodes Expected, QueryFilter, ScanFilter or
+// KeyConditions.
+func decodeLegacyConditions(r *wire.Reader, typ string, dst *map[string]expr.LegacyCondition) error {
+	m := map[string]expr.LegacyCondition{}
+	ok, err := r.Object("Map<"+typ+">", func(name string) error {
+		var c expr.LegacyCondition
+		_, err := object(r, typ, func(k string) error {
+			switch k {
+			case "ComparisonOperator":
+				return readString(r, &c.ComparisonOperator)
+			case "AttributeValueList":
+				list := []attr.Value{}
+				ok, err := r.Array("List", func(int) error {
+					v, err := attr.ReadValue(r)
+					list = append(list, v)
+					return err
+				})
+				if ok {
+					c.AttributeValueList = list
+				}
+				return err
+			case "Value":
+				if r.Peek() == wire.Null {
+					return r.Skip()
+				}
+				v, err := attr.ReadValue(r)
+				c.Value = &v
+				return err
+			case "Exists":
+				return readBool(r, &c.Exists)
+			}
+			return r.Skip()
+		})
+		m[name] = c
+		return err
+	})
+	if ok {
+		*dst = m
+	}
+	return err
+}
+
+// validateLegacyValues validates the attribute values of legacy
+// conditions in place.
+func validateLegacyValues(conds map[string]expr.LegacyCondition, l attr.Layer) error {
+	for name, c := range conds {
+		for i, v := range c.AttributeValueList {
+			nv, err := attr.ValidateIn(v, l)
+			if err != nil {
+				return err
+			}
+			c.AttributeValueList[i] = nv
+		}
+		if c.Value != nil {
+			nv, err := attr.ValidateIn(*c.Value, l)
+			if err != nil {
+				return err
+			}
+			c.Value = &nv
+		}
+		conds[name] = c
+	}
+	return nil
+}

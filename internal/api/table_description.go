@@ -194,6 +194,82 @@ func orMinusOne(n int64) int64 {
 	return n
 }
 
+// IndexDescription is a GlobalSecondaryIndexDescription or
+// LocalSecondaryIndexDescription in a TableDescription.
+//
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GlobalSecondaryIndexDescription.html,
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_LocalSecondaryIndexDescription.html
+type IndexDescription struct {
+	IndexName        string
+	IndexArn         string
+	Local            bool
+	KeySchema        [][2]string // name, key type
+	ProjectionType   string
+	NonKeyAttributes []string
+	// The rest is for GSIs only.
+	IndexStatus                               string
+	Backfilling                               *bool // omitted when nil
+	ReadCapacityUnits, WriteCapacityUnits     int64
+	Throughput                                ThroughputHistory
+	WarmRead, WarmWrite                       int64 // WarmThroughput, omitted when WarmRead is 0
+	MaxReadRequestUnits, MaxWriteRequestUnits int64 // OnDemandThroughput, omitted when both are 0
+	IndexSizeBytes, ItemCount                 int64
+}
+
+// AppendJSON appends the description as a JSON object.
+func (d *IndexDescription) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"IndexName":`...)
+	dst = wire.AppendString(dst, d.IndexName)
+	dst = append(dst, `,"KeySchema":`...)
+	dst = appendKeySchema(dst, d.KeySchema)
+	dst = append(dst, `,"Projection":{"ProjectionType":`...)
+	dst = wire.AppendString(dst, d.ProjectionType)
+	if d.NonKeyAttributes != nil {
+		dst = append(dst, `,"NonKeyAttributes":[`...)
+		for i, a := range d.NonKeyAttributes {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = wire.AppendString(dst, a)
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, '}')
+	if !d.Local {
+		dst = append(dst, `,"IndexStatus":`...)
+		dst = wire.AppendString(dst, d.IndexStatus)
+		if d.Backfilling != nil {
+			dst = append(dst, `,"Backfilling":`...)
+			dst = wire.AppendBool(dst, *d.Backfilling)
+		}
+		dst = append(dst, `,"ProvisionedThroughput":`...)
+		dst = d.Throughput.appendJSON(dst, d.ReadCapacityUnits, d.WriteCapacityUnits)
+		if d.MaxReadRequestUnits != 0 || d.MaxWriteRequestUnits != 0 {
+			dst = append(dst, `,"OnDemandThroughput":{"MaxReadRequestUnits":`...)
+			dst = wire.AppendInt(dst, orMinusOne(d.MaxReadRequestUnits))
+			dst = append(dst, `,"MaxWriteRequestUnits":`...)
+			dst = wire.AppendInt(dst, orMinusOne(d.MaxWriteRequestUnits))
+			dst = append(dst, '}')
+		}
+		if d.WarmRead != 0 {
+			dst = append(dst, `,"WarmThroughput":{"ReadUnitsPerSecond":`...)
+			dst = wire.AppendInt(dst, d.WarmRead)
+			dst = append(dst, `,"WriteUnitsPerSecond":`...)
+			dst = wire.AppendInt(dst, d.WarmWrite)
+			dst = append(dst, `,"Status":`...)
+			dst = wire.AppendString(dst, d.IndexStatus)
+			dst = append(dst, '}')
+		}
+	}
+	dst = append(dst, `,"IndexSizeBytes":`...)
+	dst = wire.AppendInt(dst, d.IndexSizeBytes)
+	dst = append(dst, `,"ItemCount":`...)
+	dst = wire.AppendInt(dst, d.ItemCount)
+	dst = append(dst, `,"IndexArn":`...)
+	dst = wire.AppendString(dst, d.IndexArn)
+	return append(dst, '}')
+}
+
 // TableDescriptionOutput is the response of CreateTable, DeleteTable
 // (member "TableDescription") and DescribeTable (member "Table").
 type TableDescriptionOutput struct {
@@ -209,6 +285,3 @@ func (o *TableDescriptionOutput) AppendJSON(dst []byte) []byte {
 	dst = o.Table.AppendJSON(dst)
 	return append(dst, '}')
 }
-
-// streamViewTypes are the StreamViewType values in the order DynamoDB's
-// enum message lists them (docs/research-streams.md §1.1).

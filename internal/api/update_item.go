@@ -9,7 +9,9 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// UpdateItemInput is the UpdateItem request.
+// UpdateItemInput is the UpdateItem request. Prepare sets Update (from
+// UpdateExpression) and Condition (from ConditionExpression or
+// Expected), and canonicalises the values of Key and AttributeUpdates.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 type UpdateItemInput struct {
@@ -19,7 +21,7 @@ type UpdateItemInput struct {
 	AttributeUpdates map[string]expr.LegacyUpdate
 
 	// Update is the parsed UpdateExpression (nil with AttributeUpdates or
-	// no update at all). Set by Validate.
+	// no update at all). Set by Prepare.
 	Update *expr.Update
 }
 
@@ -72,7 +74,8 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the request without the table. UpdateItem reads a
+// Prepare checks the request without the table and parses its update
+// and condition expressions. UpdateItem reads a
 // request in one of two forms (the conformance suite's
 // tests/tier3/validation-ordering/updateItem.test.ts and
 // deepRequests.test.ts, eu-west-2 and us-east-1, 2026-10-09):
@@ -83,21 +86,21 @@ func (in *UpdateItemInput) Decode(r *wire.Reader) error {
 //     order ReturnConsumedCapacity, TableName, ReturnValues,
 //     ConditionalOperator (in its older wording), Key, and its other
 //     messages bare.
-func (in *UpdateItemInput) Validate() error {
+func (in *UpdateItemInput) Prepare() error {
 	if in.Key == nil {
 		in.older = true
 	}
 	if in.older {
-		return in.validate("")
+		return in.prepare("")
 	}
 	if err := newerConditionalOperator(in.ConditionalOperator); err != nil {
 		return err
 	}
-	return envelope(in.validate(""))
+	return envelope(in.prepare(""))
 }
 
 // memberConstraints adds UpdateItem's own member constraints in the order
-// its reading reports them (see Validate); a transaction's Update (prefix
+// its reading reports them (see Prepare); a transaction's Update (prefix
 // set) has the shared order of the write actions.
 func (in *UpdateItemInput) memberConstraints(c *constraints, prefix string) {
 	switch {
@@ -119,9 +122,10 @@ func (in *UpdateItemInput) memberConstraints(c *constraints, prefix string) {
 	}
 }
 
-// validate checks the request; prefix is the member path of a
+// prepare checks the request and parses its expressions into Update
+// and Condition; prefix is the member path of a
 // transaction's Update ("" for UpdateItem itself).
-func (in *UpdateItemInput) validate(prefix string) error {
+func (in *UpdateItemInput) prepare(prefix string) error {
 	c := constraints{prefix: prefix}
 	in.memberConstraints(&c, prefix)
 	if in.Key == nil {
@@ -148,7 +152,7 @@ func (in *UpdateItemInput) validate(prefix string) error {
 		return err
 	}
 	// A transaction's action, and the older reading, parse the expressions
-	// before they check the key (as CommonWrite.validateWith).
+	// before they check the key (as CommonWrite.prepareWith).
 	exprFirst := prefix != "" || in.older
 	if !exprFirst {
 		if err := attr.ValidateItemIn(in.Key, in.ExpressionParams.layer); err != nil {

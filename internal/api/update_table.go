@@ -122,12 +122,12 @@ func decodeGSIUpdates(r *wire.Reader, dst *[]GlobalSecondaryIndexUpdate) (bool, 
 	return ok, err
 }
 
-// Validate applies UpdateTable's checks that need no table, in
+// Prepare applies UpdateTable's checks that need no table, in
 // DynamoDB's order: member constraints, then the shape of each index
 // update and the one-online-index-change rule.
 //
 // Messages: docs/research-indexes.md §4.
-func (in *UpdateTableInput) Validate() error {
+func (in *UpdateTableInput) Prepare() error {
 	var c constraints
 	c.name("tableName", in.TableName, true)
 	for i, u := range in.GlobalSecondaryIndexUpdates {

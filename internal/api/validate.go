@@ -1,10 +1,13 @@
 // Package api holds the wire shapes of DynamoDB's operations: one file per
 // operation with its XxxInput (decoded strictly from the request JSON),
-// its XxxOutput (encoded without reflection), and the input's Validate,
+// its XxxOutput (encoded without reflection), and the input's Prepare,
 // which returns DynamoDB's exact ValidationException text for everything
-// that can be checked without looking at a table.
+// that can be checked without looking at a table and parses the
+// request's expressions into the fields the engine reads (the Request
+// interface states the contract). docs/operations.md lists each
+// operation's file here and in the engine.
 //
-// Decoding reports JSON type mismatches as SerializationException; Validate
+// Decoding reports JSON type mismatches as SerializationException; Prepare
 // reports member constraints in Coral's "N validation errors detected: ..."
 // form and then semantic problems one at a time, in the order DynamoDB
 // checks them.
@@ -94,6 +97,22 @@ func (c *constraints) enum(path string, v *string, allowed ...string) {
 	c.add(*v, false, path, "Member must satisfy enum value set: ["+strings.Join(allowed, ", ")+"]")
 }
 
+// length checks a present string's length bounds (lo, hi in bytes).
+func (c *constraints) length(path string, v *string, lo, hi int, required bool) {
+	if v == nil {
+		if required {
+			c.add("", true, path, "Member must not be null")
+		}
+		return
+	}
+	if charLen(*v) < lo {
+		c.add(*v, false, path, "Member must have length greater than or equal to "+strconv.Itoa(lo))
+	}
+	if charLen(*v) > hi {
+		c.add(*v, false, path, "Member must have length less than or equal to "+strconv.Itoa(hi))
+	}
+}
+
 // min checks a present integer's lower bound.
 func (c *constraints) min(path string, v *int64, lo int64) {
 	if v != nil && *v < lo {
@@ -119,6 +138,19 @@ var (
 	// order (deepRequests.test.ts and updateItem.test.ts, 2026-10-09).
 	olderConditionalOperatorValues = []string{"OR", "AND"}
 )
+
+// newerConditionalOperator is the newer reading's answer to a
+// ConditionalOperator outside its enum: bare, on its own, ahead of every
+// other member error (the conformance suite's validation-ordering/
+// query.test.ts, "reports XOR with two QueryFilter conditions before an
+// unknown Select", eu-west-2 and us-east-1, 2026-10-09; deepRequests.test.ts
+// says PutItem and UpdateItem answer this form at 33 and 40 levels).
+func newerConditionalOperator(v *string) error {
+	if v == nil || *v == "AND" || *v == "OR" {
+		return nil
+	}
+	return ddberr.Validation("Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
+}
 
 // envelope wraps a validation message in Coral's single-error envelope,
 // as DynamoDB's current validation layer does for PutItem, UpdateItem and

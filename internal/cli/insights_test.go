@@ -57,15 +57,14 @@ func insightsServer(t *testing.T) string {
 // decodeRun adapts an engine operation to take a request body.
 func decodeRun[P any, I interface {
 	*P
-	api.Input
-	Validate() error
+	api.Request
 }, O any](fn func(*engine.Engine, context.Context, I) (O, error)) func(context.Context, *engine.Engine, []byte) error {
 	return func(ctx context.Context, e *engine.Engine, body []byte) error {
 		in := I(new(P))
 		if err := api.DecodeInput(body, in); err != nil {
 			return err
 		}
-		if err := in.Validate(); err != nil {
+		if err := in.Prepare(); err != nil {
 			return err
 		}
 		_, err := fn(e, ctx, in)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/dynago/dynago/internal/auth"
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/designtraffic"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
@@ -227,9 +228,20 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		logger.Warn("--design-strict has no effect without --design")
 	}
 	metrics := server.NewMetrics()
+	so := server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts, Verifier: verifier,
+		Endpoints: map[string]http.Handler{"/design/traffic": designtraffic.Handler(traffic)}}
+	if traffic != nil {
+		c, err := designtraffic.New(traffic, o.strict, metrics.Registerer())
+		if err != nil {
+			store.Close()
+			ln.Close()
+			return err
+		}
+		so.Intercept = c
+	}
 	opts.Observer = metrics
 	eng := engine.New(store, opts)
-	srv := server.New(eng, server.Options{Logger: logger, Metrics: metrics, AcceptStringIntegers: o.lenientInts, Traffic: traffic, DesignStrict: o.strict, Verifier: verifier})
+	srv := server.New(eng, so)
 	var fresh freshConns
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,

@@ -31,7 +31,7 @@ const (
 // table, read and write.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeLimits.html
-func (e *Engine) DescribeLimits(ctx context.Context, in *api.NoInput) (*api.DescribeLimitsOutput, error) {
+func (e *Engine) DescribeLimits(ctx context.Context, in *api.DescribeLimitsInput) (*api.DescribeLimitsOutput, error) {
 	return &api.DescribeLimitsOutput{AccountMaxRead: accountMaxUnits, AccountMaxWrite: accountMaxUnits, TableMaxRead: tableMaxUnits, TableMaxWrite: tableMaxUnits}, nil
 }
 
@@ -41,7 +41,7 @@ func (e *Engine) DescribeLimits(ctx context.Context, in *api.NoInput) (*api.Desc
 // says.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeEndpoints.html
-func (e *Engine) DescribeEndpoints(ctx context.Context, in *api.NoInput) (*api.DescribeEndpointsOutput, error) {
+func (e *Engine) DescribeEndpoints(ctx context.Context, in *api.DescribeEndpointsInput) (*api.DescribeEndpointsOutput, error) {
 	host, _ := ctx.Value(hostKey{}).(string)
 	if host == "" {
 		host = "dynamodb." + e.region(ctx) + ".amazonaws.com"
@@ -76,7 +76,7 @@ func continuousBackups(t *catalog.Table, now time.Time) *api.ContinuousBackupsOu
 // always ENABLED, with point-in-time recovery as set.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContinuousBackups.html
-func (e *Engine) DescribeContinuousBackups(ctx context.Context, in *api.TableArnInput) (*api.ContinuousBackupsOutput, error) {
+func (e *Engine) DescribeContinuousBackups(ctx context.Context, in *api.DescribeContinuousBackupsInput) (*api.ContinuousBackupsOutput, error) {
 	var out *api.ContinuousBackupsOutput
 	err := e.read(ctx, func(tx storage.Txn) error {
 		t, err := e.backupTable(ctx, tx, *in.TableName)
@@ -134,7 +134,7 @@ func (e *Engine) UpdateContinuousBackups(ctx context.Context, in *api.UpdateCont
 // stream destinations: dynago streams to none.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeKinesisStreamingDestination.html
-func (e *Engine) DescribeKinesisStreamingDestination(ctx context.Context, in *api.TableArnInput) (*api.KinesisDestinationsOutput, error) {
+func (e *Engine) DescribeKinesisStreamingDestination(ctx context.Context, in *api.DescribeKinesisStreamingDestinationInput) (*api.KinesisDestinationsOutput, error) {
 	t, err := e.namedTable(ctx, e.tableNameOf(ctx, *in.TableName))
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (e *Engine) DescribeKinesisStreamingDestination(ctx context.Context, in *ap
 // for a regional one: ResourceNotFoundException.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTableReplicaAutoScaling.html
-func (e *Engine) DescribeTableReplicaAutoScaling(ctx context.Context, in *api.TableArnInput) (api.EmptyOutput, error) {
+func (e *Engine) DescribeTableReplicaAutoScaling(ctx context.Context, in *api.DescribeTableReplicaAutoScalingInput) (api.EmptyOutput, error) {
 	return api.EmptyOutput{}, ddberr.New(ddberr.ResourceNotFoundException, "Global table with name: '"+e.tableNameOf(ctx, *in.TableName)+"' does not exist.")
 }
 

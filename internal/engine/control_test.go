@@ -72,7 +72,7 @@ func TestControlPlane(t *testing.T) {
 		clock.Advance(s.advance)
 	}
 	// DescribeEndpoints names the host the request came to.
-	out, err := e.DescribeEndpoints(WithHost(context.Background(), "127.0.0.1:8000"), &api.NoInput{})
+	out, err := e.DescribeEndpoints(WithHost(context.Background(), "127.0.0.1:8000"), &api.DescribeEndpointsInput{})
 	if err != nil || out.Address != "127.0.0.1:8000" {
 		t.Fatalf("endpoint %+v %v", out, err)
 	}

@@ -16,7 +16,7 @@ import (
 // every later request at once.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
-func (e *Engine) DeleteTable(ctx context.Context, in *api.TableNameInput) (*api.TableDescriptionOutput, error) {
+func (e *Engine) DeleteTable(ctx context.Context, in *api.DeleteTableInput) (*api.TableDescriptionOutput, error) {
 	name := *in.TableName
 	var t *catalog.Table
 	err := e.update(ctx, func(tx storage.Txn) error {

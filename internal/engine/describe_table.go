@@ -17,7 +17,7 @@ import (
 // DescribeTable returns a table's description.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
-func (e *Engine) DescribeTable(ctx context.Context, in *api.TableNameInput) (*api.TableDescriptionOutput, error) {
+func (e *Engine) DescribeTable(ctx context.Context, in *api.DescribeTableInput) (*api.TableDescriptionOutput, error) {
 	t, err := e.namedTable(ctx, *in.TableName)
 	if err != nil {
 		return nil, err

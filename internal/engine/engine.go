@@ -1,8 +1,9 @@
 // Package engine implements DynamoDB's semantics over the transactional
 // storage interface: one file per operation, each a method
-// (*Engine).Op(ctx, *api.OpInput) (output, error) that takes a validated
-// input (api.XxxInput.Validate has run) and returns either an output ready
-// to encode or a *ddberr.Error.
+// (*Engine).Op(ctx, *api.OpInput) (output, error) that takes a prepared
+// input (api.Request: its Prepare has run, so the request is checked and
+// its parsed expressions are set) and returns either an output ready to
+// encode or a *ddberr.Error.
 //
 // Every operation runs in storage transactions; conditional writes and
 // read-modify-writes are retried on storage.ErrConflict, so their

@@ -21,19 +21,18 @@ import (
 	"github.com/dynago/dynago/internal/storage/teststore"
 )
 
-// run decodes and validates body as the input of fn and calls it, the way
+// run decodes and prepares body as the input of fn and calls it, the way
 // the server does.
 func run[P any, I interface {
 	*P
-	api.Input
-	Validate() error
+	api.Request
 }, O any](e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) (O, error) {
 	in := I(new(P))
 	var zero O
 	if err := api.DecodeInput([]byte(body), in); err != nil {
 		return zero, err
 	}
-	if err := in.Validate(); err != nil {
+	if err := in.Prepare(); err != nil {
 		return zero, err
 	}
 	return fn(e, context.Background(), in)
@@ -41,8 +40,7 @@ func run[P any, I interface {
 
 func mustRun[P any, I interface {
 	*P
-	api.Input
-	Validate() error
+	api.Request
 }, O any](t testing.TB, e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) O {
 	t.Helper()
 	out, err := run(e, fn, body)

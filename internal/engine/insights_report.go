@@ -111,7 +111,7 @@ func (e *Engine) Insights(ctx context.Context, table string, window time.Duratio
 	name := e.tableNameOf(ctx, table)
 	if !tableArnPattern.MatchString(table) {
 		in := api.TableNameInput{TableName: &name}
-		if err := in.Validate(); err != nil {
+		if err := in.Prepare(); err != nil {
 			return nil, err
 		}
 	}

@@ -85,7 +85,7 @@ func checkTTLChange(cur *catalog.TTL, attrName string, enable bool, now time.Tim
 // DescribeTimeToLive reports a table's TTL status and attribute.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
-func (e *Engine) DescribeTimeToLive(ctx context.Context, in *api.TableNameInput) (*api.DescribeTimeToLiveOutput, error) {
+func (e *Engine) DescribeTimeToLive(ctx context.Context, in *api.DescribeTimeToLiveInput) (*api.DescribeTimeToLiveOutput, error) {
 	t, err := e.namedTable(ctx, *in.TableName)
 	if err != nil {
 		return nil, err

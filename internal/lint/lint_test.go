@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -251,9 +252,12 @@ func TestProductionCodeImportsNoTestHelpers(t *testing.T) {
 
 // TestImportDirection: the edges between packages (issue 21). Only the
 // command line and the in-process helper build a server; only main runs
-// the command line; the request shapes (api) do not depend on how they
-// are evaluated (eval). A rule is a package, the imports it may not have,
-// and the packages allowed to break it.
+// the command line, and only it wires in the design traffic classifier;
+// the request shapes (api) do not depend on how they are evaluated
+// (eval). A rule is a package, the imports it may not have, and the
+// packages allowed to break it. Beyond direct imports, the HTTP edge
+// (server) links, through any path, neither the design tools (design and
+// its subpackages) nor the AWS SDK they use (go list -deps).
 func TestImportDirection(t *testing.T) {
 	const mod = "github.com/dynago/dynago/"
 	rules := []struct {
@@ -262,6 +266,7 @@ func TestImportDirection(t *testing.T) {
 	}{
 		{"internal/server", []string{"internal/cli", "internal/inproc"}},
 		{"internal/cli", []string{"cmd/dynago"}},
+		{"internal/designtraffic", []string{"internal/cli"}},
 	}
 	forbidden := map[string][]string{ // directory → imports it may not have
 		"internal/api": {"internal/eval", "internal/engine", "internal/server"},
@@ -283,6 +288,24 @@ func TestImportDirection(t *testing.T) {
 				}
 				if slices.Contains(forbidden[rel], p) {
 					t.Errorf("%s imports %s", f, p)
+				}
+			}
+		}
+	}
+	linked := map[string][]string{ // package → what it may not link, directly or not
+		"internal/server": {mod + "internal/design", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go"},
+	}
+	for pkg, never := range linked {
+		cmd := exec.Command("go", "list", "-deps", "./"+pkg)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, n := range never {
+				if dep == n || strings.HasPrefix(dep, n+"/") {
+					t.Errorf("%s links %s (go list -deps ./%s)", pkg, dep, pkg)
 				}
 			}
 		}

@@ -19,12 +19,12 @@ import (
 //	dynago_request_duration_seconds{operation}        latency histogram
 //	dynago_consumed_capacity_units_total{table, index, kind}  read or write units
 //	dynago_throttle_events_total{table, index, reason}      throttle events (a request, or an item of a batch) by ThrottlingReasons reason
-//	dynago_design_requests_total{table, pattern, declared}   with --design: requests by access pattern, or undeclared path
-//	dynago_design_items_total{table, pattern, kind}          with --design: items Queries and Scans returned and read (kind returned, scanned)
 //
 // index is "" for the table itself. Consumed units are counted when the
 // engine's accounting runs (engine.Options.Throttle); they are what
-// ReturnConsumedCapacity would report.
+// ReturnConsumedCapacity would report. Other packages add theirs to the
+// same registry with Registerer (serve --design: package designtraffic's
+// dynago_design_requests_total and dynago_design_items_total).
 //
 // It implements engine.Observer.
 type Metrics struct {
@@ -33,8 +33,6 @@ type Metrics struct {
 	latency   *prometheus.HistogramVec
 	consumed  *prometheus.CounterVec
 	throttled *prometheus.CounterVec
-	design    *prometheus.CounterVec
-	items     *prometheus.CounterVec
 	handler   http.Handler
 }
 
@@ -58,16 +56,14 @@ func NewMetrics() *Metrics {
 			Name: "dynago_throttle_events_total", Help: "Throttle events, one per throttled request or batch item (as CloudWatch counts ReadThrottleEvents and WriteThrottleEvents), by table, GSI and ThrottlingReasons reason.",
 		}, []string{"table", "index", "reason"}),
 	}
-	m.design = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "dynago_design_requests_total", Help: "With --design: requests by table and access pattern id, or undeclared path shape (declared=false).",
-	}, []string{"table", "pattern", "declared"})
-	m.items = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "dynago_design_items_total", Help: "With --design: items Queries and Scans returned and read, by table, pattern and kind (returned, scanned); scanned/returned is a filter's read amplification.",
-	}, []string{"table", "pattern", "kind"})
-	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, m.design, m.items)
+	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled)
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
 }
+
+// Registerer is the registry served at GET /metrics, for metrics of
+// other packages; a name already registered is refused with an error.
+func (m *Metrics) Registerer() prometheus.Registerer { return m.reg }
 
 // Consumed implements engine.Observer.
 func (m *Metrics) Consumed(table, index string, write bool, units float64) {
@@ -98,16 +94,4 @@ func (m *Metrics) request(op string, status int, err error, took time.Duration) 
 	}
 	m.requests.WithLabelValues(op, code).Inc()
 	m.latency.WithLabelValues(op).Observe(took.Seconds())
-}
-
-// designRequest counts one classified request; nil Metrics count nothing.
-func (m *Metrics) designRequest(table, pattern string, declared bool, returned, scanned int) {
-	if m == nil {
-		return
-	}
-	m.design.WithLabelValues(table, pattern, strconv.FormatBool(declared)).Inc()
-	if scanned > 0 {
-		m.items.WithLabelValues(table, pattern, "returned").Add(float64(returned))
-		m.items.WithLabelValues(table, pattern, "scanned").Add(float64(scanned))
-	}
 }

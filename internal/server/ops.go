@@ -13,10 +13,14 @@ type output interface {
 	AppendJSON(dst []byte) []byte
 }
 
-// opFunc decodes, validates and runs one operation; check, when set, sees
-// the validated input first and may refuse it. It returns the input with
-// the output.
-type opFunc func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error)
+// opFunc is one operation in two steps, so that an Interceptor can see
+// the input between them: decode reads and validates a body into the
+// operation's input (a pointer to one of package api's input structs),
+// run sends such an input to the engine.
+type opFunc struct {
+	decode func(body []byte, dec api.DecodeOptions) (any, error)
+	run    func(ctx context.Context, e *engine.Engine, in any) (output, error)
+}
 
 // ops is the routing table: X-Amz-Target operation name → handler.
 var ops = map[string]opFunc{
@@ -122,34 +126,26 @@ var streamOps = map[string]opFunc{
 	"GetRecords":       handle((*engine.Engine).GetRecords),
 }
 
-// input is a decodable, validatable operation input.
-type input interface {
-	api.Input
-	Validate() error
-}
-
 // handle adapts an engine method to an opFunc: decode the body strictly,
-// validate without the table, then run.
+// prepare without the table (api.Request: check the request, parse its
+// expressions), then run.
 func handle[P any, I interface {
 	*P
-	input
+	api.Request
 }, O output](fn func(*engine.Engine, context.Context, I) (O, error)) opFunc {
-	return func(ctx context.Context, e *engine.Engine, body []byte, dec api.DecodeOptions, check func(any) error) (any, output, error) {
+	decode := func(body []byte, dec api.DecodeOptions) (any, error) {
 		in := I(new(P))
 		if err := api.DecodeInputWith(body, in, dec); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if err := in.Validate(); err != nil {
-			return nil, nil, err
+		if err := in.Prepare(); err != nil {
+			return nil, err
 		}
-		if check != nil {
-			if err := check(in); err != nil {
-				return nil, nil, err
-			}
-		}
-		// The input goes back with an error too: a request that was
-		// valid but failed (throttled, a condition) is still counted.
-		out, err := fn(e, ctx, in)
-		return in, out, err
+		return in, nil
 	}
+	run := func(ctx context.Context, e *engine.Engine, in any) (output, error) {
+		out, err := fn(e, ctx, in.(I))
+		return out, err
+	}
+	return opFunc{decode, run}
 }

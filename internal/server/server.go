@@ -26,7 +26,6 @@ import (
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/auth"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/wire"
@@ -59,16 +58,20 @@ type Options struct {
 	// default, answer SerializationException "STRING_VALUE cannot be
 	// converted to Long".
 	AcceptStringIntegers bool
-	// Traffic, when set, classifies every request on a table with a
-	// design against its access patterns (serve --design), for GET
-	// /design/traffic and the dynago_design_* metrics; DesignStrict then
-	// refuses a Scan no pattern declares.
-	Traffic      *design.Traffic
-	DesignStrict bool
+	// Intercept, when set, sees every valid API request before and after
+	// the engine runs it, and may refuse it (see Interceptor): serve
+	// --design classifies traffic against designs with one.
+	Intercept Interceptor
+	// Endpoints are GET endpoints served besides the server's own, by
+	// exact URL path ("/design/traffic"; the query is the handler's):
+	// behind the same signature check as /metrics and /insights. The
+	// server's own paths (/, /insights, and /metrics when Metrics is set)
+	// take precedence; any other GET is 404 as before.
+	Endpoints map[string]http.Handler
 	// Verifier, when set (serve --credentials FILE), verifies every
 	// request's Signature Version 4 against its keys as DynamoDB does:
 	// API calls, Streams calls and the GET endpoints (/metrics,
-	// /insights, /design/traffic) alike; only the health check GET / is
+	// /insights, the Endpoints) alike; only the health check GET / is
 	// open, as DynamoDB's. Nil accepts any well-formed credentials, as
 	// DynamoDB Local does.
 	Verifier *auth.Verifier
@@ -76,14 +79,14 @@ type Options struct {
 
 // Server is an http.Handler speaking DynamoDB's protocol.
 type Server struct {
-	engine  *engine.Engine
-	log     *slog.Logger
-	metrics *Metrics
-	decode  api.DecodeOptions
-	traffic *design.Traffic
-	strict  bool
-	verify  *auth.Verifier
-	ready   atomic.Bool
+	engine    *engine.Engine
+	log       *slog.Logger
+	metrics   *Metrics
+	decode    api.DecodeOptions
+	intercept Interceptor
+	endpoints map[string]http.Handler
+	verify    *auth.Verifier
+	ready     atomic.Bool
 
 	ids requestIDs
 }
@@ -95,8 +98,8 @@ func New(e *engine.Engine, opts Options) *Server {
 		opts.Logger = slog.Default()
 	}
 	s := &Server{engine: e, log: opts.Logger, metrics: opts.Metrics,
-		decode:  api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers},
-		traffic: opts.Traffic, strict: opts.DesignStrict, verify: opts.Verifier}
+		decode:    api.DecodeOptions{StringIntegers: opts.AcceptStringIntegers},
+		intercept: opts.Intercept, endpoints: opts.Endpoints, verify: opts.Verifier}
 	s.ids.init()
 	return s
 }
@@ -137,14 +140,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodGet {
-		var serve http.HandlerFunc
+		var serve http.Handler
 		switch {
-		case r.URL.Path == "/design/traffic":
-			serve = s.designTraffic
 		case r.URL.Path == "/insights":
-			serve = s.insights
+			serve = http.HandlerFunc(s.insights)
 		case r.URL.Path == "/metrics" && s.metrics != nil:
-			serve = s.metrics.handler.ServeHTTP // Prometheus' text format
+			serve = s.metrics.handler // Prometheus' text format
+		default:
+			serve = s.endpoints[r.URL.Path]
 		}
 		if serve != nil {
 			if s.verify != nil {
@@ -153,7 +156,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 			}
-			serve(w, r)
+			serve.ServeHTTP(w, r)
 			return
 		}
 	}
@@ -301,14 +304,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out
 			status, err = 0, ddberr.Internal(errors.New("panic"))
 		}
 	}()
-	var check func(any) error
-	if s.traffic != nil && s.strict {
-		check = s.checkDesign
-	}
-	in, res, err := run(ctx, s.engine, body, s.decode, check)
-	if s.traffic != nil && in != nil {
-		s.recordDesign(in, res, err != nil)
-	}
+	res, err := s.run(ctx, opName, run, body)
 	if e, ok := ddberr.As(err); ok && e.Code == ddberr.SerializationException {
 		err = notJSON(err) // the decoder stops at the first fault; DynamoDB parses first
 	}
@@ -317,6 +313,28 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out
 	}
 	*out = res.AppendJSON(*out)
 	return opName, http.StatusOK, nil
+}
+
+// run decodes and runs one operation, between the Interceptor's Before
+// and After when there is one.
+func (s *Server) run(ctx context.Context, opName string, op opFunc, body []byte) (output, error) {
+	in, err := op.decode(body, s.decode)
+	if err != nil {
+		return nil, err
+	}
+	if s.intercept == nil {
+		return op.run(ctx, s.engine, in)
+	}
+	if err := s.intercept.Before(ctx, opName, in); err != nil {
+		return nil, err
+	}
+	res, err := op.run(ctx, s.engine, in)
+	if err != nil {
+		s.intercept.After(ctx, opName, in, nil, err)
+	} else {
+		s.intercept.After(ctx, opName, in, res, nil)
+	}
+	return res, err
 }
 
 // errTooLarge marks a body over MaxRequestBytes.

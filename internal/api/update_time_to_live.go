@@ -1,8 +1,6 @@
 package api
 
-import (
-	"github.com/dynago/dynago/internal/wire"
-)
+import "github.com/dynago/dynago/internal/wire"
 
 // TimeToLiveSpecification is UpdateTimeToLive's setting.
 //
@@ -47,10 +45,10 @@ func (in *UpdateTimeToLiveInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// Validate checks the member constraints: a table name, and a
+// Prepare checks the member constraints: a table name, and a
 // specification with an attribute name of 1 to 255 characters and
 // Enabled.
-func (in *UpdateTimeToLiveInput) Validate() error {
+func (in *UpdateTimeToLiveInput) Prepare() error {
 	var c constraints
 	c.name("tableName", in.TableName, true)
 	if in.Spec == nil {
@@ -79,24 +77,5 @@ func (o *UpdateTimeToLiveOutput) AppendJSON(dst []byte) []byte {
 	dst = wire.AppendString(dst, o.AttributeName)
 	dst = append(dst, `,"Enabled":`...)
 	dst = wire.AppendBool(dst, o.Enabled)
-	return append(dst, "}}"...)
-}
-
-// DescribeTimeToLiveOutput is the DescribeTimeToLive response.
-//
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TimeToLiveDescription.html
-type DescribeTimeToLiveOutput struct {
-	Status        string // ENABLING, DISABLING, ENABLED or DISABLED
-	AttributeName string // "" to omit
-}
-
-// AppendJSON appends the response body.
-func (o *DescribeTimeToLiveOutput) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"TimeToLiveDescription":{"TimeToLiveStatus":`...)
-	dst = wire.AppendString(dst, o.Status)
-	if o.AttributeName != "" {
-		dst = append(dst, `,"AttributeName":`...)
-		dst = wire.AppendString(dst, o.AttributeName)
-	}
 	return append(dst, "}}"...)
 }

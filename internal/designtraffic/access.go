@@ -1,20 +1,11 @@
-package server
+package designtraffic
 
 import (
-	"encoding/json"
-	"net/http"
-
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/expr"
 )
-
-// Live traffic against designs (serve --design): every data-plane request
-// on a table with a design is classified as one of its access patterns or
-// as an undeclared path, counted for GET /design/traffic and the
-// dynago_design_* metrics.
 
 // keyOps names key condition operators as design files write them.
 var keyOps = map[expr.KeyOp]string{
@@ -34,7 +25,7 @@ func scalarTexts(it attr.Item) map[string]string {
 	return m
 }
 
-// accesses describes a validated input for the classifier: one Access per
+// accesses describes a prepared input for the classifier: one Access per
 // item a batch or transaction touches (its sub-requests classified as
 // GetItem, PutItem, UpdateItem, DeleteItem); nil for what it does not
 // classify (control plane, streams, a ConditionCheck).
@@ -114,76 +105,4 @@ func accesses(in any) []design.Access {
 		return out
 	}
 	return nil
-}
-
-// checkDesign refuses, with --design-strict, a Scan that no pattern of
-// its table's design declares: as an IAM policy that denies dynamodb:Scan
-// would, with AccessDeniedException.
-func (s *Server) checkDesign(in any) error {
-	if _, scan := in.(*api.ScanInput); !scan {
-		return nil // only a Scan is refused; recordDesign classifies the rest
-	}
-	a := accesses(in)[0]
-	if !s.traffic.Has(a.Table) {
-		return nil
-	}
-	if _, _, declared := s.traffic.Classify(a); declared {
-		return nil
-	}
-	_, path, _ := s.traffic.Record(a)
-	s.metrics.designRequest(a.Table, path, false, 0, 0)
-	return ddberr.New(ddberr.AccessDeniedException, "dynago --design-strict: the design of table "+a.Table+" declares no Scan"+onIndex(a.Index)+": add an access pattern, or query by key")
-}
-
-func onIndex(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " on index " + name
-}
-
-// recordDesign counts a valid request that ran, failed or not: each item
-// of a batch or transaction as its own access.
-func (s *Server) recordDesign(in any, out output, failed bool) {
-	for _, a := range accesses(in) {
-		if !s.traffic.Has(a.Table) {
-			continue
-		}
-		a.Failed = failed
-		if ro, isRead := out.(*api.ReadOutput); isRead && ro != nil && !failed {
-			a.Count, a.Scanned = ro.Count, ro.ScannedCount
-		}
-		pattern, path, declared := s.traffic.Record(a)
-		if !declared {
-			pattern = path
-		}
-		s.metrics.designRequest(a.Table, pattern, declared, a.Count, a.Scanned)
-	}
-}
-
-// designTraffic answers GET /design/traffic[?table=T]: the traffic report
-// as JSON.
-func (s *Server) designTraffic(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	if s.traffic == nil {
-		w.WriteHeader(http.StatusNotFound)
-		json.NewEncoder(w).Encode(map[string]string{"error": "no design attached: start the server with --design FILE"})
-		return
-	}
-	rep := s.traffic.Report()
-	if t := r.URL.Query().Get("table"); t != "" {
-		var one []design.TableTraffic
-		for _, tt := range rep {
-			if tt.Table == t {
-				one = append(one, tt)
-			}
-		}
-		if one == nil {
-			w.WriteHeader(http.StatusNotFound)
-			json.NewEncoder(w).Encode(map[string]string{"error": "no design for table " + t})
-			return
-		}
-		rep = one
-	}
-	json.NewEncoder(w).Encode(map[string]any{"tables": rep})
 }

@@ -11,15 +11,6 @@ import (
 	"github.com/dynago/dynago/internal/wire"
 )
 
-// Transaction limits.
-//
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
-const (
-	MaxTransactItems     = 100
-	MaxTransactBytes     = 4 << 20
-	maxClientTokenLength = 36
-)
-
 // TransactWriteItem is one entry of TransactWriteItems: exactly one of
 // ConditionCheck, Put, Delete and Update, each decoded and validated as
 // the single-item operation it mirrors (ConditionCheck as a DeleteItem
@@ -33,7 +24,40 @@ type TransactWriteItem struct {
 	Update         *UpdateItemInput
 }
 
-// TransactWriteItemsInput is the TransactWriteItems request.
+// actionCount returns how many actions an entry carries.
+func (it *TransactWriteItem) actionCount() int {
+	n := 0
+	if it.ConditionCheck != nil {
+		n++
+	}
+	if it.Put != nil {
+		n++
+	}
+	if it.Delete != nil {
+		n++
+	}
+	if it.Update != nil {
+		n++
+	}
+	return n
+}
+
+// Common returns the members the entry's action shares with every write.
+func (it *TransactWriteItem) Common() *CommonWrite {
+	switch {
+	case it.ConditionCheck != nil:
+		return &it.ConditionCheck.CommonWrite
+	case it.Put != nil:
+		return &it.Put.CommonWrite
+	case it.Delete != nil:
+		return &it.Delete.CommonWrite
+	}
+	return &it.Update.CommonWrite
+}
+
+// TransactWriteItemsInput is the TransactWriteItems request. Prepare
+// prepares every action as its single-item operation does: each action's
+// Condition, and an Update's Update.
 type TransactWriteItemsInput struct {
 	TransactItems               []TransactWriteItem
 	ReturnConsumedCapacity      *string
@@ -70,10 +94,6 @@ func canonicalJSON(body []byte) []byte {
 	}
 	return out
 }
-
-// BodyKeeper is implemented by inputs that need the raw request body
-// after decoding (DecodeInput calls KeepBody).
-type BodyKeeper interface{ KeepBody(body []byte) }
 
 // Decode implements Input.
 func (in *TransactWriteItemsInput) Decode(r *wire.Reader) error {
@@ -115,55 +135,14 @@ func (in *TransactWriteItemsInput) Decode(r *wire.Reader) error {
 	return err
 }
 
-// decodeAction decodes one action object into a new *T unless it is
-// null.
-func decodeAction[T any](r *wire.Reader, dst **T, decode func(*T) error) error {
-	if r.Peek() == wire.Null {
-		return r.Skip()
-	}
-	a := new(T)
-	*dst = a
-	return decode(a)
-}
-
-// actionCount returns how many actions an entry carries.
-func (it *TransactWriteItem) actionCount() int {
-	n := 0
-	if it.ConditionCheck != nil {
-		n++
-	}
-	if it.Put != nil {
-		n++
-	}
-	if it.Delete != nil {
-		n++
-	}
-	if it.Update != nil {
-		n++
-	}
-	return n
-}
-
-// Common returns the members the entry's action shares with every write.
-func (it *TransactWriteItem) Common() *CommonWrite {
-	switch {
-	case it.ConditionCheck != nil:
-		return &it.ConditionCheck.CommonWrite
-	case it.Put != nil:
-		return &it.Put.CommonWrite
-	case it.Delete != nil:
-		return &it.Delete.CommonWrite
-	}
-	return &it.Update.CommonWrite
-}
-
-// Validate applies TransactWriteItems' checks that need no table: member
+// Prepare applies TransactWriteItems' checks that need no table: member
 // constraints (1 to 100 entries, the token's length), one action per
 // entry, a condition on every ConditionCheck, then each action's own
-// validation as its single-item operation has it, in entry order.
+// checks and parsing as its single-item operation has them, in entry
+// order.
 //
 // Messages: docs/research-transactions.md.
-func (in *TransactWriteItemsInput) Validate() error {
+func (in *TransactWriteItemsInput) Prepare() error {
 	var c constraints
 	// DynamoDB reports the token first (docs/research-transactions.md §3).
 	if t := in.ClientRequestToken; t != nil {
@@ -215,89 +194,15 @@ func (in *TransactWriteItemsInput) Validate() error {
 		var err error
 		switch {
 		case it.ConditionCheck != nil:
-			err = it.ConditionCheck.validateWith(p+"conditionCheck.", "key", it.ConditionCheck.Key)
+			err = it.ConditionCheck.prepareWith(p+"conditionCheck.", "key", it.ConditionCheck.Key)
 		case it.Put != nil:
-			err = it.Put.validateWith(p+"put.", "item", it.Put.Item)
+			err = it.Put.prepareWith(p+"put.", "item", it.Put.Item)
 		case it.Delete != nil:
-			err = it.Delete.validateWith(p+"delete.", "key", it.Delete.Key)
+			err = it.Delete.prepareWith(p+"delete.", "key", it.Delete.Key)
 		case it.Update != nil:
-			err = it.Update.validate(p + "update.")
+			err = it.Update.prepare(p + "update.")
 		}
 		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// TransactGetItemsInput is the TransactGetItems request; each Get is a
-// GetItem without ConsistentRead (transactional reads are serializable).
-//
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
-type TransactGetItemsInput struct {
-	Gets                   []*GetItemInput
-	ReturnConsumedCapacity *string
-	hasItems               bool
-	missingGet             bool
-}
-
-// Decode implements Input.
-func (in *TransactGetItemsInput) Decode(r *wire.Reader) error {
-	_, err := object(r, "TransactGetItemsInput", func(k string) error {
-		switch k {
-		case "TransactItems":
-			list := []*GetItemInput{}
-			ok, err := r.Array("List", func(int) error {
-				var g *GetItemInput
-				_, err := object(r, "TransactGetItem", func(k string) error {
-					if k == "Get" {
-						return decodeAction(r, &g, func(a *GetItemInput) error { return a.Decode(r) })
-					}
-					return r.Skip()
-				})
-				if g == nil {
-					in.missingGet = true
-				}
-				list = append(list, g)
-				return err
-			})
-			if ok {
-				in.Gets, in.hasItems = list, true
-			}
-			return err
-		case "ReturnConsumedCapacity":
-			return readString(r, &in.ReturnConsumedCapacity)
-		}
-		return r.Skip()
-	})
-	return err
-}
-
-// Validate applies TransactGetItems' checks that need no table.
-func (in *TransactGetItemsInput) Validate() error {
-	var c constraints
-	if !in.hasItems {
-		c.add("", true, "transactItems", "Member must not be null")
-	} else {
-		if len(in.Gets) < 1 {
-			c.add("[]", false, "transactItems", "Member must have length greater than or equal to 1")
-		}
-	}
-	c.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacityValues...)
-	for i, g := range in.Gets {
-		if g == nil {
-			c.add("", true, "transactItems."+strconv.Itoa(i+1)+".member.get", "Member must not be null")
-		}
-	}
-	if err := c.err(); err != nil {
-		return err
-	}
-	if err := tooManyItems(len(in.Gets)); err != nil {
-		return err
-	}
-	for i, g := range in.Gets {
-		g.ExpressionParams.layer = attr.OlderLayer // as TransactWriteItems
-		if err := g.validateAt("transactItems." + strconv.Itoa(i+1) + ".member.get."); err != nil {
 			return err
 		}
 	}
@@ -324,42 +229,4 @@ func (o *TransactWriteItemsOutput) AppendJSON(dst []byte) []byte {
 		dst = append(dst[:start], dst[start+1:]...)
 	}
 	return append(dst, '}')
-}
-
-// TransactGetItemsOutput is the TransactGetItems response: per Get, in
-// order, {"Item": ...} or {} for a missing item.
-type TransactGetItemsOutput struct {
-	Responses        [][]byte // item JSON, nil when absent
-	ConsumedCapacity []*ConsumedCapacity
-}
-
-// AppendJSON appends the response body.
-func (o *TransactGetItemsOutput) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"Responses":[`...)
-	for i, item := range o.Responses {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if item == nil {
-			dst = append(dst, `{}`...)
-			continue
-		}
-		dst = append(dst, `{"Item":`...)
-		dst = append(dst, item...)
-		dst = append(dst, '}')
-	}
-	dst = append(dst, ']')
-	dst = appendCapacities(dst, o.ConsumedCapacity)
-	return append(dst, '}')
-}
-
-// tooManyItems is the over-100 TransactItems error, in the current form
-// of DynamoDB's message (which no longer echoes the list).
-//
-// Source: docs/research-transactions.md §3.
-func tooManyItems(n int) error {
-	if n <= MaxTransactItems {
-		return nil
-	}
-	return ddberr.Validation("1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100")
 }
