@@ -89,23 +89,13 @@ var errLeaseLost = errors.New("engine: backfill lease taken by another node")
 // resumeBackfills starts the backfills no node is running: those a
 // previous process left unfinished, or another node stopped running.
 func (e *Engine) resumeBackfills(ctx context.Context) {
+	tables, err := e.allTables(ctx)
 	var pending []*catalog.Table
-	err := e.read(ctx, func(tx storage.Txn) error {
-		names, _, err := catalog.List(tx, "", 0)
-		if err != nil {
-			return err
+	for _, t := range tables {
+		if indexChanging(t) {
+			pending = append(pending, t)
 		}
-		for _, n := range names {
-			t, _, err := catalog.Get(tx, n)
-			if err != nil {
-				return err
-			}
-			if indexChanging(t) {
-				pending = append(pending, t)
-			}
-		}
-		return nil
-	})
+	}
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			e.opts.Logger.Error("resume index backfills", "err", err)
@@ -160,18 +150,14 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 				next = successor(keys[len(keys)-1])
 			}
 			for _, k := range keys {
-				raw, err := tx.Get(k)
-				if errors.Is(err, storage.ErrNotFound) {
+				v, err := readVersion(tx, k, true)
+				if err != nil {
+					return err
+				}
+				if !v.exists {
 					continue
 				}
-				if err != nil {
-					return err
-				}
-				item, size, err := decodeStored(raw)
-				if err != nil {
-					return err
-				}
-				entry, ok, err := entryFor(t, ix, item, raw, size)
+				entry, ok, err := entryFor(t, ix, v.item, v.stored, v.size)
 				if err != nil || !ok {
 					continue // not indexable: skipped, as DynamoDB does
 				}

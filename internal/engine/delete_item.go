@@ -21,13 +21,6 @@ func (e *Engine) DeleteItem(ctx context.Context, in *api.DeleteItemInput) (*api.
 		if err := c.readOld(tx, in.Condition != nil); err != nil {
 			return nil, err
 		}
-		if err := w.check(&c, in.Condition, &in.CommonWrite); err != nil {
-			return nil, err
-		}
-		a, err := w.apply(tx, &c, in.WantsItemCollectionMetrics())
-		if err != nil {
-			return nil, err
-		}
-		return w.output(&c, a, in.ReturnConsumedCapacity, in.ReturnValue()), nil
+		return w.finish(tx, &c, &in.CommonWrite)
 	})
 }

@@ -36,13 +36,6 @@ func (e *Engine) PutItem(ctx context.Context, in *api.PutItemInput) (*api.ItemOu
 				return nil, err
 			}
 		}
-		if err := w.check(&c, in.Condition, &in.CommonWrite); err != nil {
-			return nil, err
-		}
-		a, err := w.apply(tx, &c, in.WantsItemCollectionMetrics())
-		if err != nil {
-			return nil, err
-		}
-		return w.output(&c, a, in.ReturnConsumedCapacity, rv), nil
+		return w.finish(tx, &c, &in.CommonWrite)
 	})
 }

@@ -449,13 +449,6 @@ func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.Secondary
 		}
 		ix.ReadCapacityUnits, ix.WriteCapacityUnits = r, w
 	}
-	if o := u.OnDemandThroughput; o != nil {
-		if o.MaxReadRequestUnits != nil {
-			ix.MaxReadRequestUnits = *o.MaxReadRequestUnits
-		}
-		if o.MaxWriteRequestUnits != nil {
-			ix.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
-		}
-	}
+	applyOnDemand(u.OnDemandThroughput, &ix.MaxReadRequestUnits, &ix.MaxWriteRequestUnits)
 	return nil
 }

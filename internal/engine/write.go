@@ -68,8 +68,8 @@ type version struct {
 	// indexes.
 	item attr.Item
 	// json is the item's JSON as stored (names sorted, numbers
-	// canonical), stored its whole stored form (encodeItem; the new
-	// version only) and size its DynamoDB size in bytes.
+	// canonical), stored its whole stored form (encodeItem) and size its
+	// DynamoDB size in bytes.
 	json   []byte
 	stored []byte
 	size   int
@@ -158,7 +158,7 @@ func readVersion(tx storage.Txn, key []byte, decode bool) (version, error) {
 	if err != nil {
 		return version{}, err
 	}
-	v := version{exists: true, json: js, size: size}
+	v := version{exists: true, json: js, stored: raw, size: size}
 	if decode {
 		if v.item, err = attr.DecodeItem(js); err != nil {
 			return version{}, fmt.Errorf("%w: %v", errCorruptItem, err)
@@ -341,6 +341,19 @@ func (w *singleWrite) apply(tx storage.Txn, c *change, metrics bool) (applied, e
 		return a, err
 	}
 	return a, w.charge.written(w.ctx, w.e, c, a)
+}
+
+// finish checks a PutItem's or DeleteItem's condition (common.Condition),
+// applies its change and answers (output).
+func (w *singleWrite) finish(tx storage.Txn, c *change, common *api.CommonWrite) (*api.ItemOutput, error) {
+	if err := w.check(c, common.Condition, common); err != nil {
+		return nil, err
+	}
+	a, err := w.apply(tx, c, common.WantsItemCollectionMetrics())
+	if err != nil {
+		return nil, err
+	}
+	return w.output(c, a, common.ReturnConsumedCapacity, common.ReturnValue()), nil
 }
 
 // output is a single-item write's answer: the ConsumedCapacity for mode
