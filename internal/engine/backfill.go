@@ -116,9 +116,9 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 	lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: table})
 	start := lo
 	batch := backfillBatch
-	renewed := time.Now()
+	renewed := time.Now() // wallclock: the lease expires by the wall clock (holdLease), so it is renewed by it
 	for start != nil {
-		if time.Since(renewed) > backfillLease/3 {
+		if time.Since(renewed) > backfillLease/3 { // wallclock: renewal falls due by the lease's clock, the wall clock
 			held, err := e.holdLease(ctx, backfillDuty(table, ixNum), backfillLease)
 			if err != nil {
 				return err
@@ -126,7 +126,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 			if !held {
 				return errLeaseLost
 			}
-			renewed = time.Now()
+			renewed = time.Now() // wallclock: when the lease was renewed, by the lease's clock
 		}
 		var next []byte
 		err := e.attempt(ctx, func(tx storage.Txn) error {
