@@ -10,8 +10,11 @@
 // guarantees hold across any number of dynago processes sharing a store.
 // No DynamoDB semantics rest on locks held in this package.
 //
-// Secondary indexes (index.go) are maintained in the transaction of the
-// item write that changes them; online GSI creation (backfill.go) and the
+// Every item write, whichever operation makes it, goes through one path
+// (write.go): a change is prepared, read, checked and applied, with its
+// stream record, index entries and item collection size, in one storage
+// transaction. Secondary indexes (index.go) are thus maintained in the
+// transaction of the item write that changes them; online GSI creation (backfill.go) and the
 // optional GSI propagation lag (gsi_lag.go) run in the background until
 // Close. Transactions (transact.go) are one storage transaction each.
 package engine
