@@ -353,7 +353,7 @@ func (e *Engine) lookup(tx storage.Txn, name string) (*catalog.Table, error) {
 		return nil, catalog.ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read table %s: %w", name, err)
 	}
 	return e.tables.get(name, raw, catalog.Decode)
 }
@@ -378,7 +378,7 @@ func (e *Engine) activeTable(tx storage.Txn, name string) (*catalog.Table, error
 func (e *Engine) read(ctx context.Context, fn func(tx storage.Txn) error) error {
 	tx, err := e.store.Begin(ctx, storage.ReadOnly)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin a read: %w", err)
 	}
 	defer tx.Rollback()
 	return fn(tx)
@@ -421,13 +421,16 @@ func (e *Engine) attempt(ctx context.Context, fn func(tx storage.Txn) error) err
 	}
 	tx, err := e.store.Begin(ctx, storage.ReadWrite)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin a write: %w", err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
 }
 
 // newTableID returns a random version-4 UUID.

@@ -95,6 +95,15 @@ func (p *keyPlan) isKey(name string) bool {
 	return false
 }
 
+// name names the key space for errors and logs: "table T" or "index I
+// of table T".
+func (p *keyPlan) name() string {
+	if p.index != nil {
+		return "index " + p.index.Name + " of table " + p.table.Name
+	}
+	return "table " + p.table.Name
+}
+
 // keyNames returns the attributes of a LastEvaluatedKey in this key
 // space: the table's key attributes, then the index's.
 func (p *keyPlan) keyNames() []string {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
@@ -207,11 +208,11 @@ func (e *Engine) readSpan(ctx context.Context, tx storage.Txn, plan *keyPlan, re
 	}
 	p := newPage(plan, req)
 	it, err := tx.Scan(span.lo, span.hi, span.reverse)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = p.run(tx, it)
 	}
-	if err := p.run(tx, it); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", plan.name(), err)
 	}
 	entries, fetch := p.units(req.IsConsistent())
 	demand.Units = entries + fetch

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/catalog"
@@ -18,7 +18,7 @@ import (
 func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsInput) (*api.TransactGetItemsOutput, error) {
 	tx, err := e.store.Begin(ctx, storage.Snapshot)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("begin a snapshot read: %w", err)
 	}
 	defer tx.Rollback()
 	out := &api.TransactGetItemsOutput{Responses: make([][]byte, len(in.Gets))}
@@ -74,17 +74,13 @@ func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsI
 	total := 0
 	for i, g := range in.Gets {
 		t, key := tables[i], keys[i]
-		raw, err := tx.Get(key)
-		size := 0
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-		case err != nil:
-			return nil, err
-		default:
-			var js []byte
-			if size, js, err = splitItem(raw); err != nil {
-				return nil, err
-			}
+		v, err := readVersion(tx, key, false)
+		if err != nil {
+			return nil, fmt.Errorf("read item %s of %s: %w", tks[i], t.Name, err)
+		}
+		size := v.size
+		if v.exists {
+			js := v.json
 			sizes[i] = size
 			if total += size; total > api.MaxTransactBytes {
 				// Source: API_TransactGetItems ("The aggregate size of the
