@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,64 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/keycodec"
-	"github.com/dynago/dynago/internal/storage"
-	"github.com/dynago/dynago/internal/storage/pebble"
-	"github.com/dynago/dynago/internal/storage/teststore"
 )
-
-// run decodes and validates body as the input of fn and calls it, the way
-// the server does.
-func run[P any, I interface {
-	*P
-	api.Input
-	Validate() error
-}, O any](e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) (O, error) {
-	in := I(new(P))
-	var zero O
-	if err := api.DecodeInput([]byte(body), in); err != nil {
-		return zero, err
-	}
-	if err := in.Validate(); err != nil {
-		return zero, err
-	}
-	return fn(e, context.Background(), in)
-}
-
-func mustRun[P any, I interface {
-	*P
-	api.Input
-	Validate() error
-}, O any](t testing.TB, e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) O {
-	t.Helper()
-	out, err := run(e, fn, body)
-	if err != nil {
-		t.Fatalf("%s: %v", body, err)
-	}
-	return out
-}
-
-func openEngine(t testing.TB, opts Options, dir string) (*Engine, storage.Store) {
-	t.Helper()
-	if dir == "" {
-		// In memory: Pebble or the mock TiKV cluster (package teststore).
-		st := teststore.Open(t)
-		e := New(st, opts)
-		t.Cleanup(func() { e.Close() })
-		return e, st
-	}
-	st, err := pebble.Open(pebble.Options{Dir: dir, ReadCached: catalog.IsKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(st, opts)
-	t.Cleanup(func() { e.Close(); st.Close() })
-	return e, st
-}
 
 // indexedTable has every kind of index: a GSI with a sort key (ALL), a
 // KEYS_ONLY GSI, an INCLUDE GSI on a multi-attribute key, and an LSI.
@@ -122,111 +67,6 @@ func randomWrite(e *Engine, r *rand.Rand) error {
 		return nil // a write with a wrong-typed index key: rejected
 	}
 	return err
-}
-
-// checkIndexes verifies that every index of table name holds exactly the
-// entries its table's items call for (keys and projected values), and
-// that the item-collection sizes match the items and LSI entries.
-func checkIndexes(t testing.TB, e *Engine, st storage.Store, name string) {
-	t.Helper()
-	tx, err := st.Begin(context.Background(), storage.ReadOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	tab, err := e.lookup(tx, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[uint16]map[string][]byte{}
-	collections := map[string]int64{}
-	for _, ix := range tab.Indexes() {
-		want[ix.Number] = map[string][]byte{}
-	}
-	lo, hi := keycodec.SpaceBounds(space(tab))
-	it, err := tx.Scan(lo, hi, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items := 0
-	for it.Next() {
-		items++
-		raw := append([]byte(nil), it.Value()...)
-		item, size, err := decodeStored(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pk := string(keycodec.AppendPartition(nil, collectionSpace(tab), item[tab.KeySchema[0].AttributeName]))
-		if len(tab.LSIs) > 0 {
-			collections[pk] += int64(size)
-		}
-		for _, ix := range tab.Indexes() {
-			entry, ok, err := entryFor(tab, ix, item, raw, size)
-			if err != nil || !ok {
-				continue
-			}
-			want[ix.Number][string(entry.key)] = entry.value
-			if ix.Local {
-				collections[pk] += int64(entry.size)
-			}
-		}
-	}
-	it.Close()
-	for _, ix := range tab.Indexes() {
-		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: tab.Number, Index: ix.Number})
-		it, err := tx.Scan(lo, hi, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := 0
-		for it.Next() {
-			got++
-			v, ok := want[ix.Number][string(it.Key())]
-			if !ok {
-				t.Errorf("index %s: orphan entry %x", ix.Name, it.Key())
-				continue
-			}
-			if !bytes.Equal(v, it.Value()) {
-				t.Errorf("index %s: entry %x holds a stale projection", ix.Name, it.Key())
-			}
-		}
-		it.Close()
-		if got != len(want[ix.Number]) {
-			t.Errorf("index %s: %d entries, want %d (table has %d items)", ix.Name, got, len(want[ix.Number]), items)
-		}
-	}
-	if len(tab.LSIs) > 0 {
-		lo, hi := keycodec.SpaceBounds(collectionSpace(tab))
-		it, err := tx.Scan(lo, hi, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for it.Next() {
-			n++
-			size, _ := varint(it.Value())
-			if size != collections[string(it.Key())] {
-				t.Errorf("item collection %x: size %d, want %d", it.Key(), size, collections[string(it.Key())])
-			}
-		}
-		it.Close()
-		if n != len(collections) {
-			t.Errorf("%d item collection sizes, want %d", n, len(collections))
-		}
-	}
-}
-
-func varint(b []byte) (int64, bool) {
-	var v int64
-	var shift uint
-	for _, c := range b {
-		v |= int64(c&0x7f) << shift
-		if c < 0x80 {
-			return (v >> 1) ^ -(v & 1), true
-		}
-		shift += 7
-	}
-	return 0, false
 }
 
 // TestIndexes_AgreeWithTable_RandomWrites: after any mix of puts,

@@ -31,16 +31,15 @@ func TestContributorInsights_States(t *testing.T) {
 	clock.Advance(3 * time.Second)
 	stamp := fmt.Sprint(clock.Now().UnixMilli())
 	gsiAt := clock.Now().Add(2 * time.Second) // the GSI is enabled after the table settles
-	type step struct {
-		op      string // update, describe, list
-		body    string
-		want    string // response JSON, or error "Code: message"
-		advance time.Duration
-	}
 	rule := func(kind, res string) string {
 		return `"DynamoDBContributorInsights-` + kind + `-` + res + `-` + stamp + `"`
 	}
-	steps := []step{
+	ops := map[string]answerFunc{
+		"update":   answer((*Engine).UpdateContributorInsights),
+		"describe": answer((*Engine).DescribeContributorInsights),
+		"list":     answer((*Engine).ListContributorInsights),
+	}
+	walkAnswers(t, e, clock, ops, []answerStep{
 		{"describe", `{"TableName":"cit"}`, `{"TableName":"cit","ContributorInsightsStatus":"DISABLED"}`, 0},
 		{"list", `{}`, `{"ContributorInsightsSummaries":[]}`, 0},
 		{"update", `{"TableName":"cit","ContributorInsightsAction":"DISABLE"}`, `{"TableName":"cit","ContributorInsightsStatus":"DISABLED"}`, 0},
@@ -69,33 +68,8 @@ func TestContributorInsights_States(t *testing.T) {
 		{"list", `{"TableName":"nope"}`, `ResourceNotFoundException: Requested resource not found: Table: nope not found`, 0},
 		// An ARN of another account or region names no table here.
 		{"describe", `{"TableName":"arn:aws:dynamodb:eu-west-1:999999999999:table/cit"}`, `ResourceNotFoundException: Requested resource not found: Table: arn:aws:dynamodb:eu-west-1:999999999999:table/cit not found`, 0},
-	}
-	for i, s := range steps {
-		var out interface{ AppendJSON([]byte) []byte }
-		var err error
-		switch s.op {
-		case "update":
-			out, err = run(e, (*Engine).UpdateContributorInsights, s.body)
-		case "describe":
-			out, err = run(e, (*Engine).DescribeContributorInsights, s.body)
-		case "list":
-			out, err = run(e, (*Engine).ListContributorInsights, s.body)
-		}
-		got := ""
-		if err != nil {
-			got = errText(err)
-		} else {
-			got = string(out.AppendJSON(nil))
-		}
-		if got != s.want {
-			t.Fatalf("step %d %s %s:\n got %s\nwant %s", i, s.op, s.body, got, s.want)
-		}
-		clock.Advance(s.advance)
-	}
+	})
 }
-
-// errText renders an error as "Code: message".
-func errText(err error) string { return err.Error() }
 
 // TestContributorInsights_CreatingTable: a table still CREATING cannot
 // have Contributor Insights enabled.
