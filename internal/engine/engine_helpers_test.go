@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -80,6 +81,31 @@ func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 1, 0,
 func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 
 func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// startWorkers starts n goroutines, worker w calling work with a random
+// source seeded by (w, stream), and returns a function that waits for
+// them all.
+func startWorkers(n int, stream uint64, work func(r *rand.Rand)) (wait func()) {
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			work(rand.New(rand.NewPCG(seed, stream)))
+		}(uint64(w))
+	}
+	return wg.Wait
+}
+
+// stopped reports whether stop has been closed, without waiting.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
 
 // answerFunc runs one operation on a request body and renders its
 // answer as the step tables write it: the response JSON, or the error as

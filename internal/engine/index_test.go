@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,21 +82,14 @@ func TestIndexes_AgreeWithTable_RandomWrites(t *testing.T) {
 // (seeded by worker number and stream) and returns a function that waits
 // for them.
 func startRandomWrites(t *testing.T, e *Engine, workers, each int, stream uint64) (wait func()) {
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, stream))
-			for i := 0; i < each; i++ {
-				if err := randomWrite(e, r); err != nil {
-					t.Error(err)
-					return
-				}
+	return startWorkers(workers, stream, func(r *rand.Rand) {
+		for i := 0; i < each; i++ {
+			if err := randomWrite(e, r); err != nil {
+				t.Error(err)
+				return
 			}
-		}(uint64(w))
-	}
-	return wg.Wait
+		}
+	})
 }
 
 // TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items
@@ -221,36 +213,25 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	var writes atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 3; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, 9))
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				i := r.IntN(3500)
-				var err error
-				switch r.IntN(3) {
-				case 0:
-					_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
-				case 1:
-					_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n","ExpressionAttributeValues":{":n":{"N":"%d"}}}`, i%50, i, r.IntN(100)))
-				case 2:
-					_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}}}`, i%50, i))
-				}
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				writes.Add(1)
+	wait := startWorkers(3, 9, func(r *rand.Rand) {
+		for !stopped(stop) {
+			i := r.IntN(3500)
+			var err error
+			switch r.IntN(3) {
+			case 0:
+				_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
+			case 1:
+				_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n","ExpressionAttributeValues":{":n":{"N":"%d"}}}`, i%50, i, r.IntN(100)))
+			case 2:
+				_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}}}`, i%50, i))
 			}
-		}(uint64(w))
-	}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			writes.Add(1)
+		}
+	})
 	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"ixt","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
 	 "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}}]}`)
 	deadline := time.Now().Add(time.Minute)
@@ -265,7 +246,7 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	close(stop)
-	wg.Wait()
+	wait()
 	if writes.Load() == 0 {
 		t.Fatal("no concurrent writes happened")
 	}
@@ -276,11 +257,8 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 // passed (the clock is the test's), while the table and LSIs show it at
 // once; queued changes apply in order and leave the index exact.
 func TestGSILag(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	e, st := openEngine(t, Options{Now: clock, GSILag: time.Hour}, "")
+	clock := newFakeClock()
+	e, st := openEngine(t, Options{Now: clock.Now, GSILag: time.Hour}, "")
 	mustRun(t, e, (*Engine).CreateTable, indexedTable)
 	count := func(index, cond, vals string) int {
 		out := mustRun(t, e, (*Engine).Query, `{"TableName":"ixt","IndexName":"`+index+`","KeyConditionExpression":"`+cond+`","ExpressionAttributeValues":`+vals+`,"Select":"COUNT"}`)
@@ -294,7 +272,7 @@ func TestGSILag(t *testing.T) {
 	if n := count("l_n", "pk = :p", `{":p":{"S":"a"}}`); n != 1 {
 		t.Fatalf("LSI must be synchronous: %d", n)
 	}
-	advance(2 * time.Hour)
+	clock.Advance(2 * time.Hour)
 	deadline := time.Now().Add(10 * time.Second)
 	for count("g_all", "g = :g", `{":g":{"S":"y"}}`) != 1 {
 		if time.Now().After(deadline) {
