@@ -92,18 +92,26 @@ func startRandomWrites(t *testing.T, e *Engine, workers, each int, stream uint64
 	})
 }
 
-// TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items
-// with the given index partition key, in index sort key order, ties
-// broken by table key, exactly as computed from the table's items.
-func TestQuery_IndexOrderMatchesModel(t *testing.T) {
+// randomlyWritten opens an engine with table ixt (indexedTable) and makes
+// n randomWrites to it, from the random source PCG(seed, seed).
+func randomlyWritten(t *testing.T, n int, seed uint64) *Engine {
+	t.Helper()
 	e, _ := openEngine(t, Options{}, "")
 	mustRun(t, e, (*Engine).CreateTable, indexedTable)
-	r := rand.New(rand.NewPCG(7, 7))
-	for i := 0; i < 400; i++ {
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := 0; i < n; i++ {
 		if err := randomWrite(e, r); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return e
+}
+
+// TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items
+// with the given index partition key, in index sort key order, ties
+// broken by table key, exactly as computed from the table's items.
+func TestQuery_IndexOrderMatchesModel(t *testing.T) {
+	e := randomlyWritten(t, 400, 7)
 	scan := mustRun(t, e, (*Engine).Scan, `{"TableName":"ixt"}`)
 	items := decodeBody(t, scan.AppendJSON(nil))
 	for g := 0; g < 3; g++ {
@@ -322,14 +330,7 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 // TestScan_IndexSegmentsCoverEachEntryOnce: a parallel Scan of a GSI
 // (TotalSegments 3, small pages) returns every index entry exactly once.
 func TestScan_IndexSegmentsCoverEachEntryOnce(t *testing.T) {
-	e, _ := openEngine(t, Options{}, "")
-	mustRun(t, e, (*Engine).CreateTable, indexedTable)
-	r := rand.New(rand.NewPCG(3, 3))
-	for i := 0; i < 300; i++ {
-		if err := randomWrite(e, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e := randomlyWritten(t, 300, 3)
 	whole := mustRun(t, e, (*Engine).Scan, `{"TableName":"ixt","IndexName":"g_keys","Select":"COUNT"}`)
 	if whole.LastEvaluatedKey != nil || whole.Count == 0 {
 		t.Fatalf("whole-index scan: count %d, LastEvaluatedKey %v", whole.Count, whole.LastEvaluatedKey)

@@ -31,6 +31,20 @@ func viewTable(t testing.TB, e *Engine, st storage.Store, name string, fn func(t
 	fn(tx, tab)
 }
 
+// mustLookup returns the catalog entry of table name.
+func mustLookup(t testing.TB, e *Engine, name string) *catalog.Table {
+	t.Helper()
+	var tab *catalog.Table
+	if err := e.read(t.Context(), func(tx storage.Txn) error {
+		var err error
+		tab, err = e.lookup(tx, name)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // scanSpace calls fn with every key and value of a key space, in order;
 // the slices are valid only during the call.
 func scanSpace(t testing.TB, tx storage.Txn, sp keycodec.Space, fn func(key, value []byte)) {

@@ -12,9 +12,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/storage"
 )
 
 const accountsTable = `{"TableName":"accounts","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
@@ -196,19 +194,6 @@ func TestTransact_SingleWriteCollision(t *testing.T) {
 	if e.transactionSince(t.Context(), tab, other, before) {
 		t.Fatal("another item sees the transaction")
 	}
-}
-
-func mustLookup(t testing.TB, e *Engine, name string) *catalog.Table {
-	t.Helper()
-	var tab *catalog.Table
-	if err := e.read(t.Context(), func(tx storage.Txn) error {
-		var err error
-		tab, err = e.lookup(tx, name)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tab
 }
 
 // TestTransact_ContendedCountersExact: 16 goroutines increment the same
