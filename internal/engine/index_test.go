@@ -14,17 +14,6 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 )
 
-// indexedTable has every kind of index: a GSI with a sort key (ALL), a
-// KEYS_ONLY GSI, an INCLUDE GSI on a multi-attribute key, and an LSI.
-const indexedTable = `{"TableName":"ixt","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"},{"AttributeName":"h","AttributeType":"S"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[
-  {"IndexName":"g_all","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
-  {"IndexName":"g_keys","KeySchema":[{"AttributeName":"n","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
-  {"IndexName":"g_multi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["v"]}}],
- "LocalSecondaryIndexes":[{"IndexName":"l_n","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
-
 // randomWrite performs one random write to table ix: puts with and
 // without index attributes (sometimes of the wrong type, which must fail
 // and change nothing), updates that move items between index keys,

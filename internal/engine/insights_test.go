@@ -12,13 +12,6 @@ import (
 	"github.com/dynago/dynago/internal/throttle"
 )
 
-// ciTable has a table with a sort key, a hash-only GSI and an LSI.
-const ciTable = `{"TableName":"cit","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"l","AttributeType":"N"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],
- "LocalSecondaryIndexes":[{"IndexName":"byL","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
-
 // TestContributorInsights_States walks UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights through
 // DynamoDB's states and answers, as probed on live DynamoDB

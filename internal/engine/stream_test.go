@@ -17,10 +17,6 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 )
 
-// streamedTable is indexedTable with a NEW_AND_OLD_IMAGES stream.
-var streamedTable = strings.Replace(indexedTable, `"BillingMode":"PAY_PER_REQUEST",`,
-	`"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},`, 1)
-
 // wireRecord is a stream record as GetRecords sends it.
 type wireRecord struct {
 	EventID      string `json:"eventID"`

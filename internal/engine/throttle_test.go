@@ -12,13 +12,6 @@ import (
 	"github.com/dynago/dynago/internal/throttle"
 )
 
-// ordersTable is seed 001's order table: open orders carry GSI2PK, and
-// the GSI is on-demand like its table.
-const ordersTable = `{"TableName":"orders","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"GSI2PK","AttributeType":"S"},{"AttributeName":"GSI2SK","AttributeType":"S"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[{"IndexName":"GSI2","KeySchema":[{"AttributeName":"GSI2PK","KeyType":"HASH"},{"AttributeName":"GSI2SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
-
 // reasonOf returns the reason of a throttling error ("" if err is
 // not one) and its code.
 func reasonOf(err error) (ddberr.Code, string) {

@@ -15,8 +15,6 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 )
 
-const accountsTable = `{"TableName":"accounts","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
-
 // transfer moves amount from one account to another if the source can
 // pay, as one transaction.
 func transfer(e *Engine, from, to, amount int) error {
