@@ -97,9 +97,7 @@ func report(t *testing.T, e *Engine, table string) *InsightsReport {
 // the one that throttled, and the traffic is costed; the sharded key
 // spreads the load and nothing throttles.
 func TestInsights_Seed001(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, ordersTable)
 	mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"orders","IndexName":"GSI2","ContributorInsightsAction":"ENABLE"}`)
 	mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"orders","ContributorInsightsAction":"ENABLE"}`)
 	throttled := 0
@@ -210,9 +208,7 @@ func TestInsights_WithoutThrottling(t *testing.T) {
 // TestWarmThroughput_Grows: an on-demand table's WarmThroughput in
 // DescribeTable is what its partitions serve, and grows with its peak.
 func TestWarmThroughput_Grows(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	warm := func() (int64, int64) {
 		d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"accounts"}`).Table
 		return d.WarmRead, d.WarmWrite
