@@ -6,8 +6,8 @@ package engine
 // it takes, retries end in DynamoDB's TransactionConflictException, and a
 // storage failure is not retried.
 //
-// TransactWriteItems' cancellation paths, made deterministic the same
-// way. The behaviours, from the developer guide
+// TransactWriteItems' cancellation paths (issue 21), made deterministic
+// the same way. The behaviours, from the developer guide
 // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling):
 // a transaction that collides with another transaction on an item is
 // cancelled with reason TransactionConflict on that item (None on the
