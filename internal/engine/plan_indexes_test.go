@@ -25,7 +25,7 @@ func TestPlanIndexes(t *testing.T) {
  "BillingMode":"PAY_PER_REQUEST",
  "GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
    "Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["p"]}}]}`)
-	tab := mustTable(t, e, "plan")
+	tab := mustLookup(t, e, "plan")
 	item := func(kv ...string) attr.Item {
 		it := attr.Item{"pk": attr.Str("a")}
 		for i := 0; i < len(kv); i += 2 {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/storage"
 )
 
@@ -17,7 +16,7 @@ import (
 // stored item that does not decode is errCorruptItem, named the same way.
 func TestStorageErrorsNameTheItem(t *testing.T) {
 	e, _ := faultEngine(t)
-	tab := mustTable(t, e, "Retry")
+	tab := mustLookup(t, e, "Retry")
 	corrupt(t, e, storageKey(tab, tableKey{hash: attr.Str("a")}))
 	for _, tc := range []struct {
 		name, want string
@@ -43,20 +42,6 @@ func TestStorageErrorsNameTheItem(t *testing.T) {
 			}
 		})
 	}
-}
-
-// mustTable returns the catalog descriptor of table name.
-func mustTable(t testing.TB, e *Engine, name string) *catalog.Table {
-	t.Helper()
-	var tab *catalog.Table
-	if err := e.read(context.Background(), func(tx storage.Txn) error {
-		var err error
-		tab, err = e.activeTable(tx, name)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tab
 }
 
 // corrupt overwrites the stored value at key with bytes that are no
