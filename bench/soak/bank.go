@@ -90,7 +90,7 @@ func (w *worker) transfer() {
 	lost := false
 	for {
 		x.attempts++
-		err, cls, g0 := w.send(op, func(ctx context.Context) error {
+		cls, g0, err := w.send(op, func(ctx context.Context) error {
 			_, err := w.db.TransactWriteItems(ctx, in)
 			return err
 		})

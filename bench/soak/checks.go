@@ -59,12 +59,12 @@ func (c *checker) scanAll(ctx context.Context, indexName string, consistent bool
 			return err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("Scan %s: %w", indexName, err)
+			return nil, fmt.Errorf("scan %s: %w", indexName, err)
 		}
 		for _, it := range out.Items {
 			k := itemKey(it)
 			if all[k] != nil {
-				return nil, fmt.Errorf("Scan %s: key %s returned twice", indexName, showKey(k))
+				return nil, fmt.Errorf("scan %s: key %s returned twice", indexName, showKey(k))
 			}
 			all[k] = it
 		}

@@ -219,24 +219,24 @@ func (w *worker) setState(e *entry, m item) { e.states = statesOf(m) }
 
 // send runs call until it reaches a server: while the connection is
 // refused (the server is down) it waits and calls again, since nothing
-// was sent. It returns the error of the last attempt, its class and the
-// server generation that attempt may have reached.
-func (w *worker) send(op string, call func(ctx context.Context) error) (error, class, int) {
+// was sent. It returns the class of the last attempt's error, the server
+// generation that attempt may have reached, and the error.
+func (w *worker) send(op string, call func(ctx context.Context) error) (class, int, error) {
 	for {
 		g0 := w.srv.generation()
 		ctx, cancel := context.WithTimeout(w.ctx, w.cfg.reqTimeout)
 		err := call(ctx)
 		cancel()
 		if err == nil {
-			return nil, definite, g0
+			return definite, g0, nil
 		}
 		cls, kind := classify(err)
 		w.st.errs[op+": "+kind]++
 		if cls != notSent {
-			return err, cls, g0
+			return cls, g0, err
 		}
 		if w.ctx.Err() != nil {
-			return err, notSent, g0
+			return notSent, g0, err
 		}
 		_ = w.srv.waitUp(w.ctx)
 		time.Sleep(20 * time.Millisecond)
@@ -398,7 +398,7 @@ func (w *worker) put() {
 // ALL_OLD, and records its outcome against the model.
 func (w *worker) putItem(op string, e *entry, in *dynamodb.PutItemInput) {
 	var out *dynamodb.PutItemOutput
-	err, cls, g0 := w.send(op, func(ctx context.Context) error {
+	cls, g0, err := w.send(op, func(ctx context.Context) error {
 		var err error
 		out, err = w.db.PutItem(ctx, in)
 		return err
@@ -481,7 +481,7 @@ func (w *worker) update() {
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
 	var out *dynamodb.UpdateItemOutput
-	err, cls, g0 := w.send(op, func(ctx context.Context) error {
+	cls, g0, err := w.send(op, func(ctx context.Context) error {
 		var err error
 		out, err = w.db.UpdateItem(ctx, in)
 		return err
@@ -519,7 +519,7 @@ func (w *worker) delete() {
 
 func (w *worker) deleteKey(op string, e *entry, in *dynamodb.DeleteItemInput) {
 	var out *dynamodb.DeleteItemOutput
-	err, cls, g0 := w.send(op, func(ctx context.Context) error {
+	cls, g0, err := w.send(op, func(ctx context.Context) error {
 		var err error
 		out, err = w.db.DeleteItem(ctx, in)
 		return err
@@ -586,7 +586,7 @@ func (w *worker) batch() {
 			reqs = append(reqs, p.req)
 		}
 		var out *dynamodb.BatchWriteItemOutput
-		err, cls, g0 := w.send(op, func(ctx context.Context) error {
+		cls, g0, err := w.send(op, func(ctx context.Context) error {
 			var err error
 			out, err = w.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 				RequestItems: map[string][]types.WriteRequest{tableName: reqs},

@@ -415,20 +415,30 @@ func TestVerify_PayloadHash(t *testing.T) {
 	}
 }
 
+// refRequest is what refSign signs: a request's canonical method, path
+// and query, the headers to sign (lower-case names, values as signed, in
+// order), its body, and the signing region and time (ISO 8601 basic).
+type refRequest struct {
+	method, path, query string
+	headers             [][2]string
+	body                []byte
+	region, amzDate     string
+}
+
 // refSign is a deliberately plain SigV4 signer for the tests: it signs the
 // given headers, whatever their names, which the SDK's signer cannot (it
 // never signs User-Agent). path and query must already be canonical.
-func refSign(method, path, query string, headers [][2]string, body []byte, k Key, region, amzDate string) string {
+func refSign(r refRequest, k Key) string {
 	var names, lines []string
-	for _, h := range headers {
+	for _, h := range r.headers {
 		names = append(names, h[0])
 		lines = append(lines, h[0]+":"+h[1]+"\n")
 	}
-	creq := strings.Join([]string{method, path, query, strings.Join(lines, ""), strings.Join(names, ";"), sha256Hex(body)}, "\n")
-	scope := amzDate[:8] + "/" + region + "/" + Service + "/" + Terminator
-	sts := Algorithm + "\n" + amzDate + "\n" + scope + "\n" + sha256Hex([]byte(creq))
+	creq := strings.Join([]string{r.method, r.path, r.query, strings.Join(lines, ""), strings.Join(names, ";"), sha256Hex(r.body)}, "\n")
+	scope := r.amzDate[:8] + "/" + r.region + "/" + Service + "/" + Terminator
+	sts := Algorithm + "\n" + r.amzDate + "\n" + scope + "\n" + sha256Hex([]byte(creq))
 	key := []byte("AWS4" + k.SecretAccessKey)
-	for _, s := range []string{amzDate[:8], region, Service, Terminator, sts} {
+	for _, s := range []string{r.amzDate[:8], r.region, Service, Terminator, sts} {
 		key = hmacSHA256(key, s)
 	}
 	return Algorithm + " Credential=" + k.AccessKeyID + "/" + scope + ", SignedHeaders=" + strings.Join(names, ";") + ", Signature=" + hexOf(key)
@@ -454,13 +464,13 @@ func TestVerify_AnySignedHeaders(t *testing.T) {
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.DescribeTable")
 	req.Header.Set("X-Folded", "  a   b  ")
 	host := strings.TrimPrefix(rec.srv.URL, "http://")
-	req.Header.Set("Authorization", refSign("POST", "/", "", [][2]string{
+	req.Header.Set("Authorization", refSign(refRequest{method: "POST", path: "/", headers: [][2]string{
 		{"amz-sdk-invocation-id", "6f137dc7-3c6e-45e3-99fb-0416dffeeae8"}, {"amz-sdk-retry", "10/12800/"},
 		{"content-length", "17"}, {"content-type", "application/x-amz-json-1.0"}, {"host", host},
 		{"user-agent", "aws-sdk-java/1.10.77 Linux/4.4.11 OpenJDK_64-Bit_Server_VM/24.95-b01/1.7.0_101"},
 		{"x-amz-date", date}, {"x-amz-target", "DynamoDB_20120810.DescribeTable"},
 		{"x-folded", "a b"}, // "  a   b  " folded
-	}, body, k, "us-west-1", date))
+	}, body: body, region: "us-west-1", amzDate: date}, k))
 	got := rec.send(t, req)
 	if _, err := v.Verify(got.request(t), got.Body); err != nil {
 		t.Fatal(err)
@@ -474,7 +484,7 @@ func TestVerify_AnySignedHeaders(t *testing.T) {
 	// https://github.com/vibe-aws/vibe-aws/issues/1).
 	req, _ = http.NewRequest("POST", rec.srv.URL+"/", bytes.NewReader(body))
 	req.Header.Set("X-Amz-Date", date)
-	req.Header.Set("Authorization", refSign("POST", "/", "", [][2]string{{"host", host}, {"x-absent", ""}, {"x-amz-date", date}}, body, k, "us-west-1", date))
+	req.Header.Set("Authorization", refSign(refRequest{method: "POST", path: "/", headers: [][2]string{{"host", host}, {"x-absent", ""}, {"x-amz-date", date}}, body: body, region: "us-west-1", amzDate: date}, k))
 	got = rec.send(t, req)
 	if _, err := v.Verify(got.request(t), got.Body); err != nil {
 		t.Fatal(err)
@@ -493,7 +503,7 @@ func TestVerify_DateHeader(t *testing.T) {
 	req, _ := http.NewRequest("POST", rec.srv.URL+"/", strings.NewReader("{}"))
 	req.Header.Set("Date", httpDate)
 	host := strings.TrimPrefix(rec.srv.URL, "http://")
-	req.Header.Set("Authorization", refSign("POST", "/", "", [][2]string{{"date", httpDate}, {"host", host}}, []byte("{}"), k, "us-east-1", signTime.Format(amzDateLayout)))
+	req.Header.Set("Authorization", refSign(refRequest{method: "POST", path: "/", headers: [][2]string{{"date", httpDate}, {"host", host}}, body: []byte("{}"), region: "us-east-1", amzDate: signTime.Format(amzDateLayout)}, k))
 	got := rec.send(t, req)
 	id, err := v.Verify(got.request(t), got.Body)
 	if err != nil || !id.Time.Equal(signTime) {

@@ -130,15 +130,51 @@ func (c Code) Status() int {
 type Error struct {
 	Code    Code
 	Message string
-	// Fields holds extra top-level members of the error body, already
-	// encoded as JSON values (for example "CancellationReasons" of a
-	// TransactionCanceledException, or "Item" of a failed conditional check
-	// with ReturnValuesOnConditionCheckFailure=ALL_OLD). Nil for most errors.
-	Fields map[string][]byte
+	// Item is the item a failed conditional check saw, as AttributeValue
+	// JSON (ReturnValuesOnConditionCheckFailure=ALL_OLD); rendered as the
+	// body's "Item" member. Nil for most errors.
+	//
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure
+	Item []byte
+	// CancellationReasons are a TransactionCanceledException's reasons,
+	// one per action of the request, in order; rendered as the body's
+	// "CancellationReasons" member.
+	//
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CancellationReason.html
+	CancellationReasons []CancellationReason
+	// ThrottlingReasons say which limit of which resource throttled the
+	// request; rendered as "ThrottlingReasons", or "throttlingReasons"
+	// for ThrottlingException, as DynamoDB spells them
+	// (docs/research-throttling.md §2).
+	//
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+	ThrottlingReasons []ThrottlingReason
 	// UpperMessage renders the message under the key "Message" instead of
 	// "message", as DynamoDB does for SerializationException.
 	UpperMessage bool
 	cause        error // Internal's, for logs; never shown to the client
+}
+
+// CancellationReason is why one action of a transaction did not apply.
+// An empty Code is rendered as DynamoDB's "None" (the action was fine).
+type CancellationReason struct {
+	// Code is the reason: ConditionalCheckFailed, ValidationError,
+	// TransactionConflict, ItemCollectionSizeLimitExceeded,
+	// ThrottlingError, ProvisionedThroughputExceeded, or "" for None.
+	Code string
+	// Message is DynamoDB's text for the reason; "" omits it.
+	Message string
+	// Item is the action's item as AttributeValue JSON
+	// (ReturnValuesOnConditionCheckFailure=ALL_OLD); nil omits it.
+	Item []byte
+}
+
+// ThrottlingReason is one entry of an exception's throttling reasons:
+// the limit exceeded (for example "TableWriteProvisionedThroughputExceeded")
+// and the ARN of the table or index.
+type ThrottlingReason struct {
+	Reason   string
+	Resource string
 }
 
 // Error implements error as "Code: Message".

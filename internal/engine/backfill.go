@@ -89,23 +89,13 @@ var errLeaseLost = errors.New("engine: backfill lease taken by another node")
 // resumeBackfills starts the backfills no node is running: those a
 // previous process left unfinished, or another node stopped running.
 func (e *Engine) resumeBackfills(ctx context.Context) {
+	tables, err := e.allTables(ctx)
 	var pending []*catalog.Table
-	err := e.read(ctx, func(tx storage.Txn) error {
-		names, _, err := catalog.List(tx, "", 0)
-		if err != nil {
-			return err
+	for _, t := range tables {
+		if indexChanging(t) {
+			pending = append(pending, t)
 		}
-		for _, n := range names {
-			t, _, err := catalog.Get(tx, n)
-			if err != nil {
-				return err
-			}
-			if indexChanging(t) {
-				pending = append(pending, t)
-			}
-		}
-		return nil
-	})
+	}
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			e.opts.Logger.Error("resume index backfills", "err", err)
@@ -126,9 +116,9 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 	lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: table})
 	start := lo
 	batch := backfillBatch
-	renewed := time.Now()
+	renewed := time.Now() // wallclock: the lease expires by the wall clock (holdLease), so it is renewed by it
 	for start != nil {
-		if time.Since(renewed) > backfillLease/3 {
+		if time.Since(renewed) > backfillLease/3 { // wallclock: renewal falls due by the lease's clock, the wall clock
 			held, err := e.holdLease(ctx, backfillDuty(table, ixNum), backfillLease)
 			if err != nil {
 				return err
@@ -136,7 +126,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 			if !held {
 				return errLeaseLost
 			}
-			renewed = time.Now()
+			renewed = time.Now() // wallclock: when the lease was renewed, by the lease's clock
 		}
 		var next []byte
 		err := e.attempt(ctx, func(tx storage.Txn) error {
@@ -160,18 +150,14 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 				next = successor(keys[len(keys)-1])
 			}
 			for _, k := range keys {
-				raw, err := tx.Get(k)
-				if errors.Is(err, storage.ErrNotFound) {
+				v, err := readVersion(tx, k, true)
+				if err != nil {
+					return err
+				}
+				if !v.exists {
 					continue
 				}
-				if err != nil {
-					return err
-				}
-				item, size, err := decodeStored(raw)
-				if err != nil {
-					return err
-				}
-				entry, ok, err := entryFor(t, ix, item, raw, size)
+				entry, ok, err := entryFor(t, ix, v.item, v.stored, v.size)
 				if err != nil || !ok {
 					continue // not indexable: skipped, as DynamoDB does
 				}

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
@@ -76,20 +75,17 @@ func (e *Engine) BatchGetItem(ctx context.Context, in *api.BatchGetItemInput) (*
 					unprocessed = append(unprocessed, ka.Keys[i])
 					continue
 				}
-				raw, err := tx.Get(sk)
-				if errors.Is(err, storage.ErrNotFound) {
+				v, err := readVersion(tx, sk, false)
+				if err != nil {
+					return err
+				}
+				if !v.exists {
 					// A missing item still costs a read.
 					units += readUnits(0, consistent)
 					e.charge([]throttle.Demand{tableDemand(t, tks[name][i], false, readUnits(0, consistent))})
 					continue
 				}
-				if err != nil {
-					return err
-				}
-				size, js, err := splitItem(raw)
-				if err != nil {
-					return err
-				}
+				size, js := v.size, v.json
 				if total+size > api.MaxBatchGetBytes {
 					// This item and every later one would not fit.
 					full = true

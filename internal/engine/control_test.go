@@ -23,11 +23,15 @@ func TestControlPlane(t *testing.T) {
 		return strconv.FormatFloat(epochSeconds(clock.Now().Add(d).UnixNano()), 'f', -1, 64)
 	}
 	enabledAt := secs(0)
-	type step struct {
-		op, body, want string
-		advance        time.Duration
+	ops := map[string]answerFunc{
+		"limits":           answer((*Engine).DescribeLimits),
+		"endpoints":        answer((*Engine).DescribeEndpoints),
+		"describe-backups": answer((*Engine).DescribeContinuousBackups),
+		"update-backups":   answer((*Engine).UpdateContinuousBackups),
+		"kinesis":          answer((*Engine).DescribeKinesisStreamingDestination),
+		"replica-scaling":  answer((*Engine).DescribeTableReplicaAutoScaling),
 	}
-	steps := []step{
+	walkAnswers(t, e, clock, ops, []answerStep{
 		{"limits", `{}`, `{"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,"TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000}`, 0},
 		{"endpoints", `{}`, `{"Endpoints":[{"Address":"dynamodb.us-east-1.amazonaws.com","CachePeriodInMinutes":1440}]}`, 0},
 		{"describe-backups", `{"TableName":"accounts"}`, `{"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED","PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"DISABLED"}}}`, 0},
@@ -42,35 +46,7 @@ func TestControlPlane(t *testing.T) {
 		{"kinesis", `{"TableName":"accounts"}`, `{"TableName":"accounts","KinesisDataStreamDestinations":[]}`, 0},
 		{"kinesis", `{"TableName":"nope"}`, `ResourceNotFoundException: Requested resource not found: Table: nope not found`, 0},
 		{"replica-scaling", `{"TableName":"accounts"}`, `ResourceNotFoundException: Global table with name: 'accounts' does not exist.`, 0},
-	}
-	for i, s := range steps {
-		var out interface{ AppendJSON([]byte) []byte }
-		var err error
-		switch s.op {
-		case "limits":
-			out, err = run(e, (*Engine).DescribeLimits, s.body)
-		case "endpoints":
-			out, err = run(e, (*Engine).DescribeEndpoints, s.body)
-		case "describe-backups":
-			out, err = run(e, (*Engine).DescribeContinuousBackups, s.body)
-		case "update-backups":
-			out, err = run(e, (*Engine).UpdateContinuousBackups, s.body)
-		case "kinesis":
-			out, err = run(e, (*Engine).DescribeKinesisStreamingDestination, s.body)
-		case "replica-scaling":
-			out, err = run(e, (*Engine).DescribeTableReplicaAutoScaling, s.body)
-		}
-		got := ""
-		if err != nil {
-			got = err.Error()
-		} else {
-			got = string(out.AppendJSON(nil))
-		}
-		if got != s.want {
-			t.Fatalf("step %d %s %s:\n got %s\nwant %s", i, s.op, s.body, got, s.want)
-		}
-		clock.Advance(s.advance)
-	}
+	})
 	// DescribeEndpoints names the host the request came to.
 	out, err := e.DescribeEndpoints(WithHost(context.Background(), "127.0.0.1:8000"), &api.DescribeEndpointsInput{})
 	if err != nil || out.Address != "127.0.0.1:8000" {

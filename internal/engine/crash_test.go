@@ -153,25 +153,18 @@ func TestCrashChild(t *testing.T) {
 	}
 	var mu sync.Mutex
 	total := 0
-	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
-			for {
-				if err := write(e, r); err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				total++
-				if total%200 == 0 {
-					os.Stdout.WriteString("wrote 200\n")
-				}
-				mu.Unlock()
+	startWorkers(4, uint64(time.Now().UnixNano()), func(r *rand.Rand) {
+		for {
+			if err := write(e, r); err != nil {
+				t.Error(err)
+				return
 			}
-		}(uint64(w))
-	}
-	wg.Wait()
+			mu.Lock()
+			total++
+			if total%200 == 0 {
+				os.Stdout.WriteString("wrote 200\n")
+			}
+			mu.Unlock()
+		}
+	})()
 }

@@ -44,14 +44,7 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 	for _, tag := range in.Tags {
 		t.Tags = append(t.Tags, catalog.Tag{Key: *tag.Key, Value: *tag.Value})
 	}
-	if o := in.OnDemandThroughput; o != nil {
-		if o.MaxReadRequestUnits != nil {
-			t.MaxReadRequestUnits = *o.MaxReadRequestUnits
-		}
-		if o.MaxWriteRequestUnits != nil {
-			t.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
-		}
-	}
+	applyOnDemand(in.OnDemandThroughput, &t.MaxReadRequestUnits, &t.MaxWriteRequestUnits)
 	for i := range in.LocalSecondaryIndexes {
 		t.LSIs = append(t.LSIs, newIndex(t, &in.LocalSecondaryIndexes[i], true))
 	}
@@ -109,6 +102,23 @@ func (e *Engine) CreateTable(ctx context.Context, in *api.CreateTableInput) (*ap
 	return &api.TableDescriptionOutput{Member: "TableDescription", Table: d}, nil
 }
 
+// applyOnDemand sets the on-demand caps an OnDemandThroughput gives (nil:
+// none) into maxRead and maxWrite, the table's or an index's; a member the
+// request leaves out keeps its cap.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html
+func applyOnDemand(o *api.OnDemandThroughput, maxRead, maxWrite *int64) {
+	if o == nil {
+		return
+	}
+	if o.MaxReadRequestUnits != nil {
+		*maxRead = *o.MaxReadRequestUnits
+	}
+	if o.MaxWriteRequestUnits != nil {
+		*maxWrite = *o.MaxWriteRequestUnits
+	}
+}
+
 // newIndex returns the catalog description of a validated index request,
 // allocating its index number in t.
 func newIndex(t *catalog.Table, in *api.SecondaryIndex, local bool) *catalog.Index {
@@ -126,13 +136,6 @@ func newIndex(t *catalog.Table, in *api.SecondaryIndex, local bool) *catalog.Ind
 	if pt := in.ProvisionedThroughput; pt != nil {
 		ix.ReadCapacityUnits, ix.WriteCapacityUnits = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 	}
-	if o := in.OnDemandThroughput; o != nil {
-		if o.MaxReadRequestUnits != nil {
-			ix.MaxReadRequestUnits = *o.MaxReadRequestUnits
-		}
-		if o.MaxWriteRequestUnits != nil {
-			ix.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
-		}
-	}
+	applyOnDemand(in.OnDemandThroughput, &ix.MaxReadRequestUnits, &ix.MaxWriteRequestUnits)
 	return ix
 }

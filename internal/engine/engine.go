@@ -10,8 +10,11 @@
 // guarantees hold across any number of dynago processes sharing a store.
 // No DynamoDB semantics rest on locks held in this package.
 //
-// Secondary indexes (index.go) are maintained in the transaction of the
-// item write that changes them; online GSI creation (backfill.go) and the
+// Every item write, whichever operation makes it, goes through one path
+// (write.go): a change is prepared, read, checked and applied, with its
+// stream record, index entries and item collection size, in one storage
+// transaction. Secondary indexes (index.go) are thus maintained in the
+// transaction of the item write that changes them; online GSI creation (backfill.go) and the
 // optional GSI propagation lag (gsi_lag.go) run in the background until
 // Close. Transactions (transact.go) are one storage transaction each.
 package engine
@@ -350,7 +353,7 @@ func (e *Engine) lookup(tx storage.Txn, name string) (*catalog.Table, error) {
 		return nil, catalog.ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read table %s: %w", name, err)
 	}
 	return e.tables.get(name, raw, catalog.Decode)
 }
@@ -375,7 +378,7 @@ func (e *Engine) activeTable(tx storage.Txn, name string) (*catalog.Table, error
 func (e *Engine) read(ctx context.Context, fn func(tx storage.Txn) error) error {
 	tx, err := e.store.Begin(ctx, storage.ReadOnly)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin a read: %w", err)
 	}
 	defer tx.Rollback()
 	return fn(tx)
@@ -418,13 +421,16 @@ func (e *Engine) attempt(ctx context.Context, fn func(tx storage.Txn) error) err
 	}
 	tx, err := e.store.Begin(ctx, storage.ReadWrite)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin a write: %w", err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
 }
 
 // newTableID returns a random version-4 UUID.

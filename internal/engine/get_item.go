@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
@@ -41,11 +42,11 @@ func (e *Engine) GetItem(ctx context.Context, in *api.GetItemInput) (*api.ItemOu
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 		case err != nil:
-			return err
+			return fmt.Errorf("read item %s of %s: %w", k, t.Name, err)
 		default:
 			var js []byte
 			if size, js, err = splitItem(raw); err != nil {
-				return err
+				return fmt.Errorf("read item %s of %s: %w", k, t.Name, err)
 			}
 			if out.Item, err = projectJSON(js, in.Projection); err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -92,6 +93,15 @@ func (p *keyPlan) isKey(name string) bool {
 		}
 	}
 	return false
+}
+
+// name names the key space for errors and logs: "table T" or "index I
+// of table T".
+func (p *keyPlan) name() string {
+	if p.index != nil {
+		return "index " + p.index.Name + " of table " + p.table.Name
+	}
+	return "table " + p.table.Name
 }
 
 // keyNames returns the attributes of a LastEvaluatedKey in this key
@@ -323,87 +333,114 @@ type indexTouch struct {
 	units float64
 }
 
-// writeIndexes updates every index of t for replacing old (nil: none)
-// with item (nil: deleted) in tx; stored and size are item's stored form.
-// An old version whose index keys are invalid (written before the index
-// existed) has no entry to remove.
+// indexWrites is what one change does to its table's indexes: the
+// entries to put or delete (an indexOp with a nil value deletes) now,
+// those queued for a lagging GSI (Options.GSILag), and their cost.
+type indexWrites struct {
+	direct, queued []indexOp
+	change         indexChange
+}
+
+// planIndexes computes the index writes of replacing c.old with c.new
+// (either may be absent) on every index of c.t; lag queues the GSIs'
+// writes instead. It reads and writes nothing. An old version whose index
+// keys are invalid (written before the index existed) has no entry to
+// remove; a new one's were checked when it was prepared.
 //
 // Costs follow DynamoDB's rules: putting an entry is one write of its
 // size, deleting one is one write, a changed index key is both, a changed
 // projection alone is one write, and an entry that does not change costs
 // nothing (and is not rewritten).
-func (e *Engine) writeIndexes(tx storage.Txn, t *catalog.Table, old attr.Item, oldJSON []byte, oldSize int, item attr.Item, stored []byte, size int) (indexChange, error) {
-	var ch indexChange
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
+func planIndexes(c *change, lag bool) (indexWrites, error) {
+	t := c.t
+	var w indexWrites
 	if len(t.LSIs) > 0 {
-		ch.collectionDelta = int64(size - oldSize)
+		w.change.collectionDelta = int64(c.new.size - c.old.size)
 	}
-	var queued []indexOp
 	for _, ix := range t.Indexes() {
 		var oldKey []byte
 		var newE indexEntry
 		var hadOld, hasNew bool
-		if old != nil {
-			oldKey, hadOld = entryKeyOf(t, ix, old)
+		if c.old.exists {
+			oldKey, hadOld = entryKeyOf(t, ix, c.old.item)
 		}
-		if item != nil {
+		if c.new.exists {
 			var err error
-			if newE, hasNew, err = entryFor(t, ix, item, stored, size); err != nil {
-				return ch, err
+			if newE, hasNew, err = entryFor(t, ix, c.new.item, c.new.stored, c.new.size); err != nil {
+				return w, err
 			}
 		}
 		if ix.Local {
 			if hadOld {
-				ch.collectionDelta -= int64(projectedSize(t, ix, old, oldSize))
+				w.change.collectionDelta -= int64(projectedSize(t, ix, c.old.item, c.old.size))
 			}
 			if hasNew {
-				ch.collectionDelta += int64(newE.size)
+				w.change.collectionDelta += int64(newE.size)
 			}
 		}
-		lag := !ix.Local && e.opts.GSILag > 0
 		var touched []indexTouch
 		touch := func(key []byte, units float64) {
 			touched = append(touched, indexTouch{key, units})
 		}
+		sameKey := hadOld && hasNew && bytes.Equal(oldKey, newE.key)
 		switch {
-		case hadOld && hasNew && bytes.Equal(oldKey, newE.key):
-			if sameEntry(t, ix, old, oldJSON, newE) {
+		case sameKey:
+			if sameEntry(t, ix, c.old.item, c.old.json, newE) {
 				continue
 			}
 			touch(newE.key, writeUnits(newE.size))
 		case hadOld && hasNew:
-			touch(oldKey, writeUnits(projectedSize(t, ix, old, oldSize)))
+			touch(oldKey, writeUnits(projectedSize(t, ix, c.old.item, c.old.size)))
 			touch(newE.key, writeUnits(newE.size))
 		case hadOld:
-			touch(oldKey, writeUnits(projectedSize(t, ix, old, oldSize)))
+			touch(oldKey, writeUnits(projectedSize(t, ix, c.old.item, c.old.size)))
 		case hasNew:
 			touch(newE.key, writeUnits(newE.size))
 		default:
 			continue
 		}
 		units := 0.0
-		for _, w := range touched {
-			units += w.units
+		for _, tw := range touched {
+			units += tw.units
 		}
-		ch.units = append(ch.units, indexUnits{ix.Name, ix.Local, units, touched})
-		if hadOld && (!hasNew || !bytes.Equal(oldKey, newE.key)) {
-			if lag {
-				queued = append(queued, indexOp{index: ix.Number, key: oldKey})
-			} else if err := tx.Delete(oldKey); err != nil {
-				return ch, err
-			}
+		w.change.units = append(w.change.units, indexUnits{ix.Name, ix.Local, units, touched})
+		ops := &w.direct
+		if lag && !ix.Local {
+			ops = &w.queued
+		}
+		if hadOld && !sameKey {
+			*ops = append(*ops, indexOp{index: ix.Number, key: oldKey})
 		}
 		if hasNew {
-			if lag {
-				queued = append(queued, indexOp{index: ix.Number, key: newE.key, value: newE.value})
-			} else if err := tx.Set(newE.key, newE.value); err != nil {
-				return ch, err
-			}
+			*ops = append(*ops, indexOp{index: ix.Number, key: newE.key, value: newE.value})
 		}
 	}
-	if len(queued) > 0 {
-		return ch, e.queueIndexOps(tx, t.Number, queued)
+	return w, nil
+}
+
+// writeIndexes writes the index entries of change c in tx (planIndexes),
+// queueing those of lagging GSIs, and returns what they cost.
+func (e *Engine) writeIndexes(tx storage.Txn, c *change) (indexChange, error) {
+	w, err := planIndexes(c, e.opts.GSILag > 0)
+	if err != nil {
+		return w.change, err
 	}
-	return ch, nil
+	for _, op := range w.direct {
+		if op.value == nil {
+			err = tx.Delete(op.key)
+		} else {
+			err = tx.Set(op.key, op.value)
+		}
+		if err != nil {
+			return w.change, fmt.Errorf("write index entry of item %s of %s: %w", c.tk, c.t.Name, err)
+		}
+	}
+	if len(w.queued) > 0 {
+		return w.change, e.queueIndexOps(tx, c.t.Number, w.queued)
+	}
+	return w.change, nil
 }
 
 // Item collections (tables with local secondary indexes).
@@ -475,46 +512,3 @@ func itemCollectionMetrics(t *catalog.Table, pk attr.Value, size int64) []byte {
 func appendGB(dst []byte, gb float64) []byte {
 	return append(strconv.AppendInt(dst, int64(gb), 10), ".0"...)
 }
-
-// maintain keeps t's indexes, item collection and stream in step with
-// one item write (old → item; either may be nil) and returns the
-// ItemCollectionMetrics to report when metrics is set and the table has
-// LSIs.
-//
-// old is the replaced item (old.exists false: none), oldSize its size.
-// The returned indexChange says what the indexes were charged.
-func (e *Engine) maintain(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, metrics bool) ([]byte, indexChange, error) {
-	return e.maintainBy(tx, t, tk, old, oldSize, item, stored, size, metrics, false)
-}
-
-// maintainBy is maintain; byService marks a deletion by TTL in the
-// stream record.
-func (e *Engine) maintainBy(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, metrics, byService bool) ([]byte, indexChange, error) {
-	if err := e.recordChange(tx, t, tk, old, oldSize, item, stored, size, byService); err != nil {
-		return nil, indexChange{}, err
-	}
-	if len(t.GSIs) == 0 && len(t.LSIs) == 0 {
-		return nil, indexChange{}, nil
-	}
-	var oldItem attr.Item
-	var oldJSON []byte
-	if old.exists {
-		oldItem, oldJSON = old.item, old.json
-	}
-	ch, err := e.writeIndexes(tx, t, oldItem, oldJSON, oldSize, item, stored, size)
-	if err != nil || len(t.LSIs) == 0 {
-		return nil, ch, err
-	}
-	total, err := e.updateCollection(tx, t, tk.hash, ch.collectionDelta)
-	if err != nil || !metrics {
-		return nil, ch, err
-	}
-	return itemCollectionMetrics(t, tk.hash, total), ch, nil
-}
-
-// hasIndexes reports whether writes to t maintain secondary indexes.
-func hasIndexes(t *catalog.Table) bool { return len(t.GSIs) > 0 || len(t.LSIs) > 0 }
-
-// streamed reports whether writes to t write stream records (and so need
-// the item they replace).
-func streamed(t *catalog.Table) bool { return t.Stream != nil && t.Stream.Enabled }

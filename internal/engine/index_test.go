@@ -2,82 +2,17 @@ package engine
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/keycodec"
-	"github.com/dynago/dynago/internal/storage"
-	"github.com/dynago/dynago/internal/storage/pebble"
-	"github.com/dynago/dynago/internal/storage/teststore"
 )
-
-// run decodes and prepares body as the input of fn and calls it, the way
-// the server does.
-func run[P any, I interface {
-	*P
-	api.Request
-}, O any](e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) (O, error) {
-	in := I(new(P))
-	var zero O
-	if err := api.DecodeInput([]byte(body), in); err != nil {
-		return zero, err
-	}
-	if err := in.Prepare(); err != nil {
-		return zero, err
-	}
-	return fn(e, context.Background(), in)
-}
-
-func mustRun[P any, I interface {
-	*P
-	api.Request
-}, O any](t testing.TB, e *Engine, fn func(*Engine, context.Context, I) (O, error), body string) O {
-	t.Helper()
-	out, err := run(e, fn, body)
-	if err != nil {
-		t.Fatalf("%s: %v", body, err)
-	}
-	return out
-}
-
-func openEngine(t testing.TB, opts Options, dir string) (*Engine, storage.Store) {
-	t.Helper()
-	if dir == "" {
-		// In memory: Pebble or the mock TiKV cluster (package teststore).
-		st := teststore.Open(t)
-		e := New(st, opts)
-		t.Cleanup(func() { e.Close() })
-		return e, st
-	}
-	st, err := pebble.Open(pebble.Options{Dir: dir, ReadCached: catalog.IsKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(st, opts)
-	t.Cleanup(func() { e.Close(); st.Close() })
-	return e, st
-}
-
-// indexedTable has every kind of index: a GSI with a sort key (ALL), a
-// KEYS_ONLY GSI, an INCLUDE GSI on a multi-attribute key, and an LSI.
-const indexedTable = `{"TableName":"ixt","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"},{"AttributeName":"h","AttributeType":"S"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[
-  {"IndexName":"g_all","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
-  {"IndexName":"g_keys","KeySchema":[{"AttributeName":"n","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
-  {"IndexName":"g_multi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"h","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["v"]}}],
- "LocalSecondaryIndexes":[{"IndexName":"l_n","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
 
 // randomWrite performs one random write to table ix: puts with and
 // without index attributes (sometimes of the wrong type, which must fail
@@ -122,111 +57,6 @@ func randomWrite(e *Engine, r *rand.Rand) error {
 	return err
 }
 
-// checkIndexes verifies that every index of table name holds exactly the
-// entries its table's items call for (keys and projected values), and
-// that the item-collection sizes match the items and LSI entries.
-func checkIndexes(t testing.TB, e *Engine, st storage.Store, name string) {
-	t.Helper()
-	tx, err := st.Begin(context.Background(), storage.ReadOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	tab, err := e.lookup(tx, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[uint16]map[string][]byte{}
-	collections := map[string]int64{}
-	for _, ix := range tab.Indexes() {
-		want[ix.Number] = map[string][]byte{}
-	}
-	lo, hi := keycodec.SpaceBounds(space(tab))
-	it, err := tx.Scan(lo, hi, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items := 0
-	for it.Next() {
-		items++
-		raw := append([]byte(nil), it.Value()...)
-		item, size, err := decodeStored(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pk := string(keycodec.AppendPartition(nil, collectionSpace(tab), item[tab.KeySchema[0].AttributeName]))
-		if len(tab.LSIs) > 0 {
-			collections[pk] += int64(size)
-		}
-		for _, ix := range tab.Indexes() {
-			entry, ok, err := entryFor(tab, ix, item, raw, size)
-			if err != nil || !ok {
-				continue
-			}
-			want[ix.Number][string(entry.key)] = entry.value
-			if ix.Local {
-				collections[pk] += int64(entry.size)
-			}
-		}
-	}
-	it.Close()
-	for _, ix := range tab.Indexes() {
-		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: tab.Number, Index: ix.Number})
-		it, err := tx.Scan(lo, hi, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := 0
-		for it.Next() {
-			got++
-			v, ok := want[ix.Number][string(it.Key())]
-			if !ok {
-				t.Errorf("index %s: orphan entry %x", ix.Name, it.Key())
-				continue
-			}
-			if !bytes.Equal(v, it.Value()) {
-				t.Errorf("index %s: entry %x holds a stale projection", ix.Name, it.Key())
-			}
-		}
-		it.Close()
-		if got != len(want[ix.Number]) {
-			t.Errorf("index %s: %d entries, want %d (table has %d items)", ix.Name, got, len(want[ix.Number]), items)
-		}
-	}
-	if len(tab.LSIs) > 0 {
-		lo, hi := keycodec.SpaceBounds(collectionSpace(tab))
-		it, err := tx.Scan(lo, hi, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for it.Next() {
-			n++
-			size, _ := varint(it.Value())
-			if size != collections[string(it.Key())] {
-				t.Errorf("item collection %x: size %d, want %d", it.Key(), size, collections[string(it.Key())])
-			}
-		}
-		it.Close()
-		if n != len(collections) {
-			t.Errorf("%d item collection sizes, want %d", n, len(collections))
-		}
-	}
-}
-
-func varint(b []byte) (int64, bool) {
-	var v int64
-	var shift uint
-	for _, c := range b {
-		v |= int64(c&0x7f) << shift
-		if c < 0x80 {
-			return (v >> 1) ^ -(v & 1), true
-		}
-		shift += 7
-	}
-	return 0, false
-}
-
 // TestIndexes_AgreeWithTable_RandomWrites: after any mix of puts,
 // updates, deletes and batches from several goroutines, every index holds
 // exactly the entries the table's items call for.
@@ -241,35 +71,36 @@ func TestIndexes_AgreeWithTable_RandomWrites(t *testing.T) {
 // (seeded by worker number and stream) and returns a function that waits
 // for them.
 func startRandomWrites(t *testing.T, e *Engine, workers, each int, stream uint64) (wait func()) {
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, stream))
-			for i := 0; i < each; i++ {
-				if err := randomWrite(e, r); err != nil {
-					t.Error(err)
-					return
-				}
+	return startWorkers(workers, stream, func(r *rand.Rand) {
+		for i := 0; i < each; i++ {
+			if err := randomWrite(e, r); err != nil {
+				t.Error(err)
+				return
 			}
-		}(uint64(w))
+		}
+	})
+}
+
+// randomlyWritten opens an engine with table ixt (indexedTable) and makes
+// n randomWrites to it, from the random source PCG(seed, seed).
+func randomlyWritten(t *testing.T, n int, seed uint64) *Engine {
+	t.Helper()
+	e, _ := openEngine(t, Options{}, "")
+	mustRun(t, e, (*Engine).CreateTable, indexedTable)
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := 0; i < n; i++ {
+		if err := randomWrite(e, r); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return wg.Wait
+	return e
 }
 
 // TestQuery_IndexOrderMatchesModel: a Query on each GSI returns the items
 // with the given index partition key, in index sort key order, ties
 // broken by table key, exactly as computed from the table's items.
 func TestQuery_IndexOrderMatchesModel(t *testing.T) {
-	e, _ := openEngine(t, Options{}, "")
-	mustRun(t, e, (*Engine).CreateTable, indexedTable)
-	r := rand.New(rand.NewPCG(7, 7))
-	for i := 0; i < 400; i++ {
-		if err := randomWrite(e, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e := randomlyWritten(t, 400, 7)
 	scan := mustRun(t, e, (*Engine).Scan, `{"TableName":"ixt"}`)
 	items := decodeBody(t, scan.AppendJSON(nil))
 	for g := 0; g < 3; g++ {
@@ -379,36 +210,25 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	var writes atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 3; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, 9))
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				i := r.IntN(3500)
-				var err error
-				switch r.IntN(3) {
-				case 0:
-					_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
-				case 1:
-					_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n","ExpressionAttributeValues":{":n":{"N":"%d"}}}`, i%50, i, r.IntN(100)))
-				case 2:
-					_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}}}`, i%50, i))
-				}
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				writes.Add(1)
+	wait := startWorkers(3, 9, func(r *rand.Rand) {
+		for !stopped(stop) {
+			i := r.IntN(3500)
+			var err error
+			switch r.IntN(3) {
+			case 0:
+				_, err = run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"ixt","Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"n":{"N":"%d"}}}`, i%50, i, r.IntN(10), r.IntN(100)))
+			case 1:
+				_, err = run(e, (*Engine).UpdateItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}},"UpdateExpression":"SET n = :n","ExpressionAttributeValues":{":n":{"N":"%d"}}}`, i%50, i, r.IntN(100)))
+			case 2:
+				_, err = run(e, (*Engine).DeleteItem, fmt.Sprintf(`{"TableName":"ixt","Key":{"pk":{"S":"p%d"},"sk":{"N":"%d"}}}`, i%50, i))
 			}
-		}(uint64(w))
-	}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			writes.Add(1)
+		}
+	})
 	mustRun(t, e, (*Engine).UpdateTable, `{"TableName":"ixt","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
 	 "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}}]}`)
 	deadline := time.Now().Add(time.Minute)
@@ -423,7 +243,7 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	close(stop)
-	wg.Wait()
+	wait()
 	if writes.Load() == 0 {
 		t.Fatal("no concurrent writes happened")
 	}
@@ -434,11 +254,8 @@ func TestUpdateTable_BackfillUnderConcurrentWrites(t *testing.T) {
 // passed (the clock is the test's), while the table and LSIs show it at
 // once; queued changes apply in order and leave the index exact.
 func TestGSILag(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	e, st := openEngine(t, Options{Now: clock, GSILag: time.Hour}, "")
+	clock := newFakeClock()
+	e, st := openEngine(t, Options{Now: clock.Now, GSILag: time.Hour}, "")
 	mustRun(t, e, (*Engine).CreateTable, indexedTable)
 	count := func(index, cond, vals string) int {
 		out := mustRun(t, e, (*Engine).Query, `{"TableName":"ixt","IndexName":"`+index+`","KeyConditionExpression":"`+cond+`","ExpressionAttributeValues":`+vals+`,"Select":"COUNT"}`)
@@ -452,7 +269,7 @@ func TestGSILag(t *testing.T) {
 	if n := count("l_n", "pk = :p", `{":p":{"S":"a"}}`); n != 1 {
 		t.Fatalf("LSI must be synchronous: %d", n)
 	}
-	advance(2 * time.Hour)
+	clock.Advance(2 * time.Hour)
 	deadline := time.Now().Add(10 * time.Second)
 	for count("g_all", "g = :g", `{":g":{"S":"y"}}`) != 1 {
 		if time.Now().After(deadline) {
@@ -502,14 +319,7 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 // TestScan_IndexSegmentsCoverEachEntryOnce: a parallel Scan of a GSI
 // (TotalSegments 3, small pages) returns every index entry exactly once.
 func TestScan_IndexSegmentsCoverEachEntryOnce(t *testing.T) {
-	e, _ := openEngine(t, Options{}, "")
-	mustRun(t, e, (*Engine).CreateTable, indexedTable)
-	r := rand.New(rand.NewPCG(3, 3))
-	for i := 0; i < 300; i++ {
-		if err := randomWrite(e, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e := randomlyWritten(t, 300, 3)
 	whole := mustRun(t, e, (*Engine).Scan, `{"TableName":"ixt","IndexName":"g_keys","Select":"COUNT"}`)
 	if whole.LastEvaluatedKey != nil || whole.Count == 0 {
 		t.Fatalf("whole-index scan: count %d, LastEvaluatedKey %v", whole.Count, whole.LastEvaluatedKey)

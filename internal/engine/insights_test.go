@@ -12,13 +12,6 @@ import (
 	"github.com/dynago/dynago/internal/throttle"
 )
 
-// ciTable has a table with a sort key, a hash-only GSI and an LSI.
-const ciTable = `{"TableName":"cit","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"l","AttributeType":"N"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],
- "LocalSecondaryIndexes":[{"IndexName":"byL","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
-
 // TestContributorInsights_States walks UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights through
 // DynamoDB's states and answers, as probed on live DynamoDB
@@ -31,16 +24,15 @@ func TestContributorInsights_States(t *testing.T) {
 	clock.Advance(3 * time.Second)
 	stamp := fmt.Sprint(clock.Now().UnixMilli())
 	gsiAt := clock.Now().Add(2 * time.Second) // the GSI is enabled after the table settles
-	type step struct {
-		op      string // update, describe, list
-		body    string
-		want    string // response JSON, or error "Code: message"
-		advance time.Duration
-	}
 	rule := func(kind, res string) string {
 		return `"DynamoDBContributorInsights-` + kind + `-` + res + `-` + stamp + `"`
 	}
-	steps := []step{
+	ops := map[string]answerFunc{
+		"update":   answer((*Engine).UpdateContributorInsights),
+		"describe": answer((*Engine).DescribeContributorInsights),
+		"list":     answer((*Engine).ListContributorInsights),
+	}
+	walkAnswers(t, e, clock, ops, []answerStep{
 		{"describe", `{"TableName":"cit"}`, `{"TableName":"cit","ContributorInsightsStatus":"DISABLED"}`, 0},
 		{"list", `{}`, `{"ContributorInsightsSummaries":[]}`, 0},
 		{"update", `{"TableName":"cit","ContributorInsightsAction":"DISABLE"}`, `{"TableName":"cit","ContributorInsightsStatus":"DISABLED"}`, 0},
@@ -69,33 +61,8 @@ func TestContributorInsights_States(t *testing.T) {
 		{"list", `{"TableName":"nope"}`, `ResourceNotFoundException: Requested resource not found: Table: nope not found`, 0},
 		// An ARN of another account or region names no table here.
 		{"describe", `{"TableName":"arn:aws:dynamodb:eu-west-1:999999999999:table/cit"}`, `ResourceNotFoundException: Requested resource not found: Table: arn:aws:dynamodb:eu-west-1:999999999999:table/cit not found`, 0},
-	}
-	for i, s := range steps {
-		var out interface{ AppendJSON([]byte) []byte }
-		var err error
-		switch s.op {
-		case "update":
-			out, err = run(e, (*Engine).UpdateContributorInsights, s.body)
-		case "describe":
-			out, err = run(e, (*Engine).DescribeContributorInsights, s.body)
-		case "list":
-			out, err = run(e, (*Engine).ListContributorInsights, s.body)
-		}
-		got := ""
-		if err != nil {
-			got = errText(err)
-		} else {
-			got = string(out.AppendJSON(nil))
-		}
-		if got != s.want {
-			t.Fatalf("step %d %s %s:\n got %s\nwant %s", i, s.op, s.body, got, s.want)
-		}
-		clock.Advance(s.advance)
-	}
+	})
 }
-
-// errText renders an error as "Code: message".
-func errText(err error) string { return err.Error() }
 
 // TestContributorInsights_CreatingTable: a table still CREATING cannot
 // have Contributor Insights enabled.
@@ -130,9 +97,7 @@ func report(t *testing.T, e *Engine, table string) *InsightsReport {
 // the one that throttled, and the traffic is costed; the sharded key
 // spreads the load and nothing throttles.
 func TestInsights_Seed001(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, ordersTable)
 	mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"orders","IndexName":"GSI2","ContributorInsightsAction":"ENABLE"}`)
 	mustRun(t, e, (*Engine).UpdateContributorInsights, `{"TableName":"orders","ContributorInsightsAction":"ENABLE"}`)
 	throttled := 0
@@ -243,9 +208,7 @@ func TestInsights_WithoutThrottling(t *testing.T) {
 // TestWarmThroughput_Grows: an on-demand table's WarmThroughput in
 // DescribeTable is what its partitions serve, and grows with its peak.
 func TestWarmThroughput_Grows(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	warm := func() (int64, int64) {
 		d := mustRun(t, e, (*Engine).DescribeTable, `{"TableName":"accounts"}`).Table
 		return d.WarmRead, d.WarmWrite

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"errors"
+	"strconv"
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
@@ -25,6 +26,8 @@ func encodeItem(item attr.Item, size int) []byte {
 	return attr.AppendItem(buf, item)
 }
 
+// errCorruptItem is a stored item that does not decode; the reader wraps
+// it with the item's key.
 var errCorruptItem = errors.New("engine: corrupt stored item")
 
 // splitItem returns a stored item's size and JSON.
@@ -75,6 +78,16 @@ const (
 type tableKey struct {
 	hash, rng attr.Value
 	hasRange  bool
+}
+
+// String returns the key for errors and logs: the partition key value,
+// then the sort key's, each as type:value ("S:USER#1/S:PROFILE").
+func (k tableKey) String() string {
+	s := k.hash.Kind().String() + ":" + strconv.Quote(k.hash.Text())
+	if k.hasRange {
+		s += "/" + k.rng.Kind().String() + ":" + strconv.Quote(k.rng.Text())
+	}
+	return s
 }
 
 // extractKey checks that item (or key) carries the table's key attributes

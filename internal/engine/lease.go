@@ -48,7 +48,7 @@ func (e *Engine) holdLease(ctx context.Context, duty string, ttl time.Duration) 
 	key := []byte(leasePrefix + duty)
 	var held bool
 	err := e.update(ctx, func(tx storage.Txn) error {
-		now := time.Now()
+		now := time.Now() // wallclock: lease expiries are compared across nodes (see Leases above)
 		v, err := tx.Get(key)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):

@@ -11,7 +11,6 @@ import (
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
-	"github.com/dynago/dynago/internal/throttle"
 )
 
 // Query reads one item collection of a table or secondary index in
@@ -20,15 +19,7 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput, error) {
 	var out *api.ReadOutput
-	err := e.read(ctx, func(tx storage.Txn) error {
-		t, err := e.activeTable(tx, *in.TableName)
-		if err != nil {
-			return err
-		}
-		plan, err := e.readPlan(t, &in.ReadRequest)
-		if err != nil {
-			return err
-		}
+	err := e.readTable(ctx, *in.TableName, &in.ReadRequest, func(tx storage.Txn, plan *keyPlan) error {
 		if in.KeyConditions != nil && (len(plan.hash) > 1 || len(plan.rng) > 1) {
 			// Legacy KeyConditions are refused on an index with a
 			// multi-attribute key, even when they follow its rules
@@ -61,30 +52,8 @@ func (e *Engine) Query(ctx context.Context, in *api.QueryInput) (*api.ReadOutput
 			}
 			lo, hi = resume(lo, hi, start, forward)
 		}
-		if err := checkKeyPaths(t, pathHeads(in.Projection)); err != nil {
-			return err
-		}
-		if err := checkKeyPaths(t, exprHeads(in.Filter)); err != nil {
-			return err
-		}
-		demand := readDemand(plan, partition, true)
-		if err := e.admit(ctx, t, demand); err != nil {
-			return err
-		}
-		p := newPage(plan, &in.ReadRequest)
-		it, err := tx.Scan(lo, hi, !forward)
-		if err != nil {
-			return err
-		}
-		if err := p.run(tx, it); err != nil {
-			return err
-		}
-		entries, fetch := p.units(in.IsConsistent())
-		demand.Units = entries + fetch
-		e.charge([]throttle.Demand{demand})
-		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
-		out = p.out
-		return nil
+		out, err = e.readSpan(ctx, tx, plan, &in.ReadRequest, keySpan{lo: lo, hi: hi, reverse: !forward, from: partition, query: true})
+		return err
 	})
 	return out, err
 }

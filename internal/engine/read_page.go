@@ -2,12 +2,15 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/eval"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // maxPageBytes is the most item data one Query or Scan page reads, before
@@ -160,4 +163,60 @@ func resume(lo, hi, start []byte, forward bool) ([]byte, []byte) {
 		hi = start
 	}
 	return lo, hi
+}
+
+// readTable runs fn in a read-only transaction with the plan of a Query
+// or Scan (req) of the ACTIVE table called name (readPlan).
+func (e *Engine) readTable(ctx context.Context, name string, req *api.ReadRequest, fn func(tx storage.Txn, plan *keyPlan) error) error {
+	return e.read(ctx, func(tx storage.Txn) error {
+		t, err := e.activeTable(tx, name)
+		if err != nil {
+			return err
+		}
+		plan, err := e.readPlan(t, req)
+		if err != nil {
+			return err
+		}
+		return fn(tx, plan)
+	})
+}
+
+// keySpan is the storage key range [lo, hi) a Query or Scan page reads,
+// backwards when reverse; from is the key its throttle demand is charged
+// to (readDemand), query whether it is a Query's (Contributor Insights
+// counts those by partition key).
+type keySpan struct {
+	lo, hi, from []byte
+	reverse      bool
+	query        bool
+}
+
+// readSpan reads one page of plan's key space over span for req: it
+// refuses a projection or filter on key attributes the way DynamoDB does
+// (checkKeyPaths), admits the read to its partition, reads the page and
+// charges it, and returns it with its ConsumedCapacity.
+func (e *Engine) readSpan(ctx context.Context, tx storage.Txn, plan *keyPlan, req *api.ReadRequest, span keySpan) (*api.ReadOutput, error) {
+	if err := checkKeyPaths(plan.table, pathHeads(req.Projection)); err != nil {
+		return nil, err
+	}
+	if err := checkKeyPaths(plan.table, exprHeads(req.Filter)); err != nil {
+		return nil, err
+	}
+	demand := readDemand(plan, span.from, span.query)
+	if err := e.admit(ctx, plan.table, demand); err != nil {
+		return nil, err
+	}
+	p := newPage(plan, req)
+	it, err := tx.Scan(span.lo, span.hi, span.reverse)
+	if err == nil {
+		err = p.run(tx, it)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", plan.name(), err)
+	}
+	entries, fetch := p.units(req.IsConsistent())
+	demand.Units = entries + fetch
+	e.charge([]throttle.Demand{demand})
+	p.out.ConsumedCapacity = readPlanCapacity(req.ReturnConsumedCapacity, plan, entries, fetch)
+	return p.out, nil
 }

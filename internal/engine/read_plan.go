@@ -168,9 +168,9 @@ func fetchItem(tx storage.Txn, t *catalog.Table, entryJSON []byte) (js []byte, s
 	if err != nil {
 		return nil, 0, false, err
 	}
-	old, size, err := readOld(tx, storageKey(t, itemTableKey(t, entry)), false)
-	if err != nil || !old.exists {
+	v, err := readVersion(tx, storageKey(t, itemTableKey(t, entry)), false)
+	if err != nil || !v.exists {
 		return nil, 0, false, err
 	}
-	return old.json, size, true, nil
+	return v.json, v.size, true, nil
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
-	"github.com/dynago/dynago/internal/throttle"
 )
 
 // Scan reads a whole table (or one segment of a parallel scan) in
@@ -19,15 +18,7 @@ import (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
 func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, error) {
 	var out *api.ReadOutput
-	err := e.read(ctx, func(tx storage.Txn) error {
-		t, err := e.activeTable(tx, *in.TableName)
-		if err != nil {
-			return err
-		}
-		plan, err := e.readPlan(t, &in.ReadRequest)
-		if err != nil {
-			return err
-		}
+	err := e.readTable(ctx, *in.TableName, &in.ReadRequest, func(tx storage.Txn, plan *keyPlan) error {
 		s := plan.space
 		lo, hi := keycodec.SpaceBounds(s)
 		if in.TotalSegments != nil && *in.TotalSegments > 1 {
@@ -44,30 +35,9 @@ func (e *Engine) Scan(ctx context.Context, in *api.ScanInput) (*api.ReadOutput, 
 			}
 			lo, hi = resume(lo, hi, start, true)
 		}
-		if err := checkKeyPaths(t, pathHeads(in.Projection)); err != nil {
-			return err
-		}
-		if err := checkKeyPaths(t, exprHeads(in.Filter)); err != nil {
-			return err
-		}
-		demand := readDemand(plan, lo, false)
-		if err := e.admit(ctx, t, demand); err != nil {
-			return err
-		}
-		p := newPage(plan, &in.ReadRequest)
-		it, err := tx.Scan(lo, hi, false)
-		if err != nil {
-			return err
-		}
-		if err := p.run(tx, it); err != nil {
-			return err
-		}
-		entries, fetch := p.units(in.IsConsistent())
-		demand.Units = entries + fetch
-		e.charge([]throttle.Demand{demand})
-		p.out.ConsumedCapacity = readPlanCapacity(in.ReturnConsumedCapacity, plan, entries, fetch)
-		out = p.out
-		return nil
+		var err error
+		out, err = e.readSpan(ctx, tx, plan, &in.ReadRequest, keySpan{lo: lo, hi: hi, from: lo})
+		return err
 	})
 	return out, err
 }

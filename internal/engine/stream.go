@@ -210,29 +210,24 @@ func (e *Engine) stream(tx storage.Txn, table, label string) (*catalog.Stream, e
 	return e.streams.get(string(key), raw, catalog.DecodeStream)
 }
 
-// recordChange writes the stream record of one item change (old → item;
-// either may be absent) of t, if t's stream is enabled and the item
-// changed. stored is item's stored form, size and oldSize the item sizes;
-// byService marks a deletion by TTL.
-func (e *Engine) recordChange(tx storage.Txn, t *catalog.Table, tk tableKey, old oldItem, oldSize int, item attr.Item, stored []byte, size int, byService bool) error {
-	if t.Stream == nil || !t.Stream.Enabled || (!old.exists && item == nil) {
+// recordChange writes the stream record of change c, if c's table has
+// its stream enabled and the item changed (a write of an identical item
+// records nothing). A deletion by the TTL service is marked as such.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html
+func (e *Engine) recordChange(tx storage.Txn, c *change) error {
+	t := c.t
+	if !streamed(t) || (!c.old.exists && !c.new.exists) {
 		return nil
-	}
-	var newJSON []byte
-	if item != nil {
-		var err error
-		if _, newJSON, err = splitItem(stored); err != nil {
-			return err
-		}
 	}
 	event := byte(eventModify)
 	switch {
-	case !old.exists:
+	case !c.old.exists:
 		event = eventInsert
-	case item == nil:
+	case !c.new.exists:
 		event = eventRemove
 	default:
-		same, err := unchanged(old, oldSize, newJSON, item, size)
+		same, err := unchanged(c.old, c.new)
 		if same || err != nil {
 			return err
 		}
@@ -241,26 +236,26 @@ func (e *Engine) recordChange(tx storage.Txn, t *catalog.Table, tk tableKey, old
 	if err != nil {
 		return fmt.Errorf("stream of %s: %w", t.Name, err)
 	}
-	sh := st.OpenShard(keycodec.Hash(keycodec.AppendValue(nil, tk.hash)))
+	sh := st.OpenShard(keycodec.Hash(keycodec.AppendValue(nil, c.tk.hash)))
 	if sh == nil {
 		return fmt.Errorf("stream %s/%s has no open shard", t.Name, st.Label)
 	}
-	keys := attr.Item{t.KeySchema[0].AttributeName: tk.hash}
-	if tk.hasRange {
-		keys[t.KeySchema[1].AttributeName] = tk.rng
+	keys := attr.Item{t.KeySchema[0].AttributeName: c.tk.hash}
+	if c.tk.hasRange {
+		keys[t.KeySchema[1].AttributeName] = c.tk.rng
 	}
 	keysJSON := attr.AppendItem(nil, keys)
 	sizeBytes := keys.Size()
 	var newImage, oldImage []byte
-	if item != nil && (st.ViewType == catalog.ViewNewImage || st.ViewType == catalog.ViewNewAndOldImage) {
-		newImage, sizeBytes = newJSON, sizeBytes+size
+	if c.new.exists && (st.ViewType == catalog.ViewNewImage || st.ViewType == catalog.ViewNewAndOldImage) {
+		newImage, sizeBytes = c.new.json, sizeBytes+c.new.size
 	}
-	if old.exists && (st.ViewType == catalog.ViewOldImage || st.ViewType == catalog.ViewNewAndOldImage) {
-		oldImage, sizeBytes = old.json, sizeBytes+oldSize
+	if c.old.exists && (st.ViewType == catalog.ViewOldImage || st.ViewType == catalog.ViewNewAndOldImage) {
+		oldImage, sizeBytes = c.old.json, sizeBytes+c.old.size
 	}
 	v := make([]byte, 0, 16+len(keysJSON)+len(newImage)+len(oldImage)+3*binary.MaxVarintLen32)
 	flags := byte(0)
-	if byService {
+	if c.by == byTTL {
 		flags |= recordByService
 	}
 	v = append(v, markRecord, event, flags)
@@ -273,15 +268,15 @@ func (e *Engine) recordChange(tx storage.Txn, t *catalog.Table, tk tableKey, old
 	return tx.SetStamped(shardPrefix(st.Number, sh.Number), nil, v)
 }
 
-// unchanged reports whether the new version of an item (its JSON, value
-// and size) is the same DynamoDB item as old: byte-equal stored forms
-// are (names are sorted, numbers canonical); otherwise only items of
-// equal size can be, with sets compared as sets.
-func unchanged(old oldItem, oldSize int, newJSON []byte, item attr.Item, size int) (bool, error) {
-	if bytes.Equal(old.json, newJSON) {
+// unchanged reports whether the new version of an item is the same
+// DynamoDB item as the old: byte-equal stored forms are (names are
+// sorted, numbers canonical); otherwise only items of equal size can be,
+// with sets compared as sets.
+func unchanged(old, new version) (bool, error) {
+	if bytes.Equal(old.json, new.json) {
 		return true, nil
 	}
-	if oldSize != size {
+	if old.size != new.size {
 		return false, nil
 	}
 	o := old.item
@@ -291,10 +286,10 @@ func unchanged(old oldItem, oldSize int, newJSON []byte, item attr.Item, size in
 			return false, err
 		}
 	}
-	if len(o) != len(item) {
+	if len(o) != len(new.item) {
 		return false, nil
 	}
-	for name, v := range item {
+	for name, v := range new.item {
 		if ov, ok := o[name]; !ok || !attr.Equal(ov, v) {
 			return false, nil
 		}

@@ -8,32 +8,14 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
 )
-
-// streamedTable is indexedTable with a NEW_AND_OLD_IMAGES stream.
-var streamedTable = strings.Replace(indexedTable, `"BillingMode":"PAY_PER_REQUEST",`,
-	`"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},`, 1)
-
-// fakeClock is an injectable clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // wireRecord is a stream record as GetRecords sends it.
 type wireRecord struct {
@@ -128,39 +110,6 @@ func readWholeStream(t testing.TB, e *Engine, arn string) []wireRecord {
 		}
 	}
 	return recs
-}
-
-// tableImages returns every item of a table as stored JSON, by key JSON.
-func tableImages(t testing.TB, e *Engine, st storage.Store, name string) map[string]string {
-	t.Helper()
-	tx, err := st.Begin(context.Background(), storage.ReadOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	tab, err := e.lookup(tx, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lo, hi := keycodec.SpaceBounds(space(tab))
-	it, err := tx.Scan(lo, hi, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	out := map[string]string{}
-	for it.Next() {
-		item, _, err := decodeStored(it.Value())
-		if err != nil {
-			t.Fatal(err)
-		}
-		key := attr.Item{}
-		for _, k := range tab.KeySchema {
-			key[k.AttributeName] = item[k.AttributeName]
-		}
-		out[string(attr.AppendItem(nil, key))] = string(attr.AppendItem(nil, item))
-	}
-	return out
 }
 
 // checkReplay replays records (read in lineage order) over the items

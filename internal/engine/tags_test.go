@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+// tagOps are the tagging operations by the names the steps give them.
+var tagOps = map[string]answerFunc{
+	"tag":   answer((*Engine).TagResource),
+	"untag": answer((*Engine).UntagResource),
+	"list":  answer((*Engine).ListTagsOfResource),
+}
+
 // TestTags walks TagResource, UntagResource and ListTagsOfResource
 // through DynamoDB's answers, as probed on live DynamoDB
 // (docs/research-tags.md).
@@ -50,22 +57,7 @@ func TestTags(t *testing.T) {
 		{"tag", `{"ResourceArn":"` + arn + `"}`, `ValidationException: 1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null`},
 		{"tag", `{"ResourceArn":"` + arn + `","Tags":[{"Key":"","Value":"v"}]}`, `ValidationException: 1 validation error detected: Value '' at 'tags.1.member.key' failed to satisfy constraint: Member must have length greater than or equal to 1`},
 	} {
-		var out interface{ AppendJSON([]byte) []byte }
-		var err error
-		switch s.op {
-		case "tag":
-			out, err = run(e, (*Engine).TagResource, s.body)
-		case "untag":
-			out, err = run(e, (*Engine).UntagResource, s.body)
-		case "list":
-			out, err = run(e, (*Engine).ListTagsOfResource, s.body)
-		}
-		got := ""
-		if err != nil {
-			got = err.Error()
-		} else {
-			got = string(out.AppendJSON(nil))
-		}
+		got := tagOps[s.op](e, s.body)
 		if s.want == "" { // the size rule: 2 large tags fit
 			if !strings.Contains(got, `"Key":"big"`) {
 				t.Fatalf("step %d: %s", i, got)
@@ -129,21 +121,7 @@ func TestTags_Stream(t *testing.T) {
 	}
 	first := latest()
 	call := func(op, arn, rest string) string {
-		body := `{"ResourceArn":"` + arn + `"` + rest + `}`
-		var out interface{ AppendJSON([]byte) []byte }
-		var err error
-		switch op {
-		case "tag":
-			out, err = run(e, (*Engine).TagResource, body)
-		case "untag":
-			out, err = run(e, (*Engine).UntagResource, body)
-		default:
-			out, err = run(e, (*Engine).ListTagsOfResource, body)
-		}
-		if err != nil {
-			return err.Error()
-		}
-		return string(out.AppendJSON(nil))
+		return tagOps[op](e, `{"ResourceArn":"`+arn+`"`+rest+`}`)
 	}
 	notFound := func(arn string) string {
 		return "ResourceNotFoundException: Requested resource not found: ResourceArn: " + arn + " not found"

@@ -237,15 +237,7 @@ func (e *Engine) throttled(ctx context.Context, t *catalog.Table, v throttle.Ver
 		o.Throttled(t.Name, index, subject+op+limit)
 	}
 	err := ddberr.New(code, msg)
-	// ThrottlingException spells the member with a lower-case t
-	// (docs/research-throttling.md §2).
-	member := "ThrottlingReasons"
-	if code == ddberr.ThrottlingException {
-		member = "throttlingReasons"
-	}
-	err.Fields = map[string][]byte{
-		member: []byte(`[{"reason":"` + subject + op + limit + `","resource":"` + resource + `"}]`),
-	}
+	err.ThrottlingReasons = []ddberr.ThrottlingReason{{Reason: subject + op + limit, Resource: resource}}
 	return err
 }
 
@@ -257,46 +249,6 @@ const (
 	msgOnDemandExceeded         = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
 	msgMaxOnDemandExceeded      = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
 )
-
-// itemWrite collects what one single-item write (PutItem, UpdateItem,
-// DeleteItem) consumed, across the attempts of its transaction, for
-// charge after it ends.
-type itemWrite struct {
-	demands []throttle.Demand
-}
-
-// start admits the write to its table partition (when throttling is
-// on), before any work.
-func (w *itemWrite) start(ctx context.Context, e *Engine, t *catalog.Table, k tableKey) error {
-	w.demands = w.demands[:0]
-	return e.admitIf(ctx, t, func() throttle.Demand { return tableDemand(t, k, true, 0) })
-}
-
-// done admits the write's GSI entries (a throttled GSI rejects the base
-// table's write) and records units on the table partition plus every
-// index written.
-func (w *itemWrite) done(ctx context.Context, e *Engine, t *catalog.Table, k tableKey, units float64, ch indexChange) error {
-	gsi, lsiUnits := indexDemands(t, ch)
-	if err := e.admit(ctx, t, gsi...); err != nil {
-		return err
-	}
-	w.demands = append(append(w.demands, tableDemand(t, k, true, units+lsiUnits)), gsi...)
-	return nil
-}
-
-// failed records a write whose condition failed: DynamoDB still charges
-// it (docs/research-capacity.md §3).
-func (w *itemWrite) failed(e *Engine, t *catalog.Table, k tableKey, units float64) {
-	w.demands = append(w.demands, tableDemand(t, k, true, units))
-}
-
-// finish charges what was recorded, unless the write failed for another
-// reason than its condition.
-func (w *itemWrite) finish(e *Engine, err error) {
-	if err == nil || ddberr.Is(err, ddberr.ConditionalCheckFailedException) {
-		e.charge(w.demands)
-	}
-}
 
 // readDemand is a Query or Scan page of plan's key space that starts
 // reading at the storage key from: it is admitted by, and charged to,
@@ -356,10 +308,10 @@ func unprocessedWrite(t *catalog.Table, tk tableKey, item attr.Item) []byte {
 // throttling refused: ThrottlingError on on-demand tables,
 // ProvisionedThroughputExceeded on provisioned ones, with the message of
 // the exception a single write would get.
-func throttleReason(err error) cancelReason {
+func throttleReason(err error) ddberr.CancellationReason {
 	de, _ := ddberr.As(err)
 	if de.Code == ddberr.ThrottlingException {
-		return cancelReason{code: "ThrottlingError", message: de.Message}
+		return ddberr.CancellationReason{Code: "ThrottlingError", Message: de.Message}
 	}
-	return cancelReason{code: "ProvisionedThroughputExceeded", message: de.Message}
+	return ddberr.CancellationReason{Code: "ProvisionedThroughputExceeded", Message: de.Message}
 }

@@ -12,12 +12,15 @@ import (
 	"github.com/dynago/dynago/internal/throttle"
 )
 
-// ordersTable is seed 001's order table: open orders carry GSI2PK, and
-// the GSI is on-demand like its table.
-const ordersTable = `{"TableName":"orders","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],
- "AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"GSI2PK","AttributeType":"S"},{"AttributeName":"GSI2SK","AttributeType":"S"}],
- "BillingMode":"PAY_PER_REQUEST",
- "GlobalSecondaryIndexes":[{"IndexName":"GSI2","KeySchema":[{"AttributeName":"GSI2PK","KeyType":"HASH"},{"AttributeName":"GSI2SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`
+// throttledEngine opens an engine on a fake clock, throttling as opts
+// say, with the table the CreateTable body table creates.
+func throttledEngine(t testing.TB, opts throttle.Options, table string) (*Engine, *fakeClock) {
+	t.Helper()
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &opts}, "")
+	mustRun(t, e, (*Engine).CreateTable, table)
+	return e, clock
+}
 
 // reasonOf returns the reason of a throttling error ("" if err is
 // not one) and its code.
@@ -26,13 +29,10 @@ func reasonOf(err error) (ddberr.Code, string) {
 	if !ok {
 		return "", ""
 	}
-	raw := string(de.Fields["ThrottlingReasons"]) + string(de.Fields["throttlingReasons"])
-	i := strings.Index(raw, `"reason":"`)
-	if i < 0 {
+	if len(de.ThrottlingReasons) == 0 {
 		return de.Code, ""
 	}
-	rest := raw[i+len(`"reason":"`):]
-	return de.Code, rest[:strings.IndexByte(rest, '"')]
+	return de.Code, de.ThrottlingReasons[0].Reason
 }
 
 // TestThrottle_HotKeyOnOneItem: with a capacity scale of 100, a partition
@@ -40,9 +40,7 @@ func reasonOf(err error) (ddberr.Code, string) {
 // held to that, with the key-range reason, while the same rate over many
 // items passes.
 func TestThrottle_HotKeyOnOneItem(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	ok, thr := 0, 0
 	var reason string
 	var code ddberr.Code
@@ -91,9 +89,7 @@ func TestThrottle_HotKeyOnOneItem(t *testing.T) {
 // index's reason and not applied. Sharding the GSI key
 // (STATUS#open#0..15) spreads the same load and nothing throttles.
 func TestThrottle_Seed001HotGSI(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, ordersTable)
 	write := func(i int, gsiPK string) error {
 		_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"orders","Item":{"PK":{"S":"ORDER#%d"},"SK":{"S":"ORDER#%d"},"GSI2PK":{"S":"%s"},"GSI2SK":{"S":"2026-01-01T00:00:%02d"}}}`, i, i, gsiPK, i%60))
 		return err
@@ -103,8 +99,8 @@ func TestThrottle_Seed001HotGSI(t *testing.T) {
 		if err := write(i, "STATUS#open"); err != nil {
 			code, reason := reasonOf(err)
 			if reason != "IndexWriteKeyRangeThroughputExceeded" || code != ddberr.ThrottlingException ||
-				!strings.Contains(string(err.(*ddberr.Error).Fields["throttlingReasons"]), `:table/orders/index/GSI2"`) {
-				t.Fatalf("write %d: %v %s", i, err, err.(*ddberr.Error).Fields["throttlingReasons"])
+				!strings.HasSuffix(err.(*ddberr.Error).ThrottlingReasons[0].Resource, ":table/orders/index/GSI2") {
+				t.Fatalf("write %d: %v %+v", i, err, err.(*ddberr.Error).ThrottlingReasons)
 			}
 			throttled[i] = true
 		}
@@ -143,9 +139,7 @@ func TestThrottle_Seed001HotGSI(t *testing.T) {
 // back in UnprocessedItems and are not applied; the rest are; a batch
 // whose every write is throttled fails.
 func TestThrottle_BatchWriteUnprocessed(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, _ := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	batch := func(keys ...string) string {
 		var reqs []string
 		for _, k := range keys {
@@ -175,9 +169,7 @@ func TestThrottle_BatchWriteUnprocessed(t *testing.T) {
 // answering ProvisionedThroughputExceededException with the table's
 // reason.
 func TestThrottle_ProvisionedBurst(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 1}}, "")
-	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"prov","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 1}, `{"TableName":"prov","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`)
 	ok := 0
 	var last error
 	for i := 0; i < 2000; i++ { // 1,000 a second over 2 s, to many keys
@@ -198,9 +190,7 @@ func TestThrottle_ProvisionedBurst(t *testing.T) {
 // throttled partition is cancelled with ThrottlingError for that action
 // (docs/research-throttling.md §4), and nothing is written.
 func TestThrottle_TransactionCancelled(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	for i := 0; i < 25; i++ {
 		run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"accounts","Item":{"pk":{"S":"hot"},"n":{"N":"%d"}}}`, i))
 	}
@@ -219,9 +209,7 @@ func TestThrottle_TransactionCancelled(t *testing.T) {
 // TestThrottle_TransactGetCancelled: a TransactGetItems reading a
 // throttled partition is cancelled with ThrottlingError for that Get.
 func TestThrottle_TransactGetCancelled(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, _ := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	for i := 0; i < 100; i++ { // 30 read units a second: 60 eventual reads, plus a second's burst
 		run(e, (*Engine).GetItem, `{"TableName":"accounts","Key":{"pk":{"S":"hot"}},"ConsistentRead":true}`)
 	}
@@ -235,9 +223,7 @@ func TestThrottle_TransactGetCancelled(t *testing.T) {
 // request to its partition, so a batch of 25 writes to one partition
 // that holds 10 units a second is partly processed.
 func TestThrottle_BatchWithinOnePartition(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, `{"TableName":"coll","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	e, _ := throttledEngine(t, throttle.Options{Scale: 100}, `{"TableName":"coll","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	var reqs []string
 	for i := 0; i < 25; i++ {
 		reqs = append(reqs, fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"one"},"sk":{"N":"%d"}}}}`, i))
@@ -254,9 +240,7 @@ func TestThrottle_BatchWithinOnePartition(t *testing.T) {
 // is held to the partition it reads, and does not lock out reads of the
 // table's other partitions.
 func TestThrottle_ScanHeldToItsPartition(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100}}, "")
-	mustRun(t, e, (*Engine).CreateTable, accountsTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100}, accountsTable)
 	mustRun(t, e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"a"}}}`)
 	scans := 0
 	for i := 0; i < 200; i++ { // 200 scans in one second
@@ -291,9 +275,7 @@ func TestThrottle_ScanHeldToItsPartition(t *testing.T) {
 //
 // Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
 func TestThrottle_HeatSplit(t *testing.T) {
-	clock := newFakeClock()
-	e, _ := openEngine(t, Options{Now: clock.Now, Throttle: &throttle.Options{Scale: 100, HeatSplitAfter: 10 * time.Second}}, "")
-	mustRun(t, e, (*Engine).CreateTable, ordersTable)
+	e, clock := throttledEngine(t, throttle.Options{Scale: 100, HeatSplitAfter: 10 * time.Second}, ordersTable)
 	throttledIn := func(from, to int) (n int) {
 		for i := from; i < to; i++ {
 			_, err := run(e, (*Engine).PutItem, fmt.Sprintf(`{"TableName":"orders","Item":{"PK":{"S":"CUSTOMER#1"},"SK":{"S":"ORDER#%05d"}}}`, (i*7919)%100000))

@@ -1,9 +1,8 @@
 package engine
 
 import (
+	"cmp"
 	"context"
-	"encoding/binary"
-	"errors"
 	"strings"
 	"time"
 
@@ -11,11 +10,8 @@ import (
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/eval"
-	"github.com/dynago/dynago/internal/keycodec"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/throttle"
-	"github.com/dynago/dynago/internal/wire"
 )
 
 // Transactions.
@@ -52,29 +48,35 @@ const transactionalFactor = 2
 // TransactWriteItems idempotent.
 const clientTokenTTL = 10 * time.Minute
 
-// txnAction is one resolved action of a TransactWriteItems.
+// txnAction is one action of a TransactWriteItems: its kind, its
+// request's parameters and the change it makes (for a ConditionCheck,
+// none: the change's versions are the item as read).
 type txnAction struct {
 	kind   string // ConditionCheck, Put, Delete, Update
 	w      *api.CommonWrite
-	t      *catalog.Table
-	tk     tableKey
-	key    []byte
-	old    oldItem
-	oldSz  int
-	item   attr.Item // the new item (Put, Update)
-	stored []byte
-	size   int
-	update *api.UpdateItemInput
-	// charged is what the write cost the table's indexes.
-	charged indexChange
+	update *api.UpdateItemInput // an Update's request
+	c      change
+	// applied is what the write did to its table's indexes.
+	applied applied
 	// fatal is an error of the action that rejects the whole request
 	// rather than cancelling it (an update that empties an index key).
 	fatal error
 }
 
+// txnAttempt is one attempt at a TransactWriteItems: the actions it
+// resolved (the conflict check after a failed commit looks at their
+// items), and what it answers and charges if it commits.
+type txnAttempt struct {
+	actions []txnAction
+	out     *api.TransactWriteItemsOutput
+	demands []throttle.Demand
+}
+
 // TransactWriteItems applies up to 100 actions atomically, or none when an
 // action cannot apply (TransactionCanceledException with a reason per
-// action, in order).
+// action, in order). Each action is a change on the write path
+// (write.go); all of them, their index entries and stream records, and
+// the client request token commit in one storage transaction.
 //
 // DynamoDB's order of checks (docs/research-transactions.md §2): the
 // request's static checks (api), then every table, the 4 MB payload and
@@ -85,162 +87,187 @@ type txnAction struct {
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 func (e *Engine) TransactWriteItems(ctx context.Context, in *api.TransactWriteItemsInput) (*api.TransactWriteItemsOutput, error) {
-	var out *api.TransactWriteItemsOutput
-	var attempt []txnAction // the last attempt's actions, for the conflict hook
-	var demands []throttle.Demand
-	conflict := func(began time.Time) error {
-		// Lost to another transaction on one of the items: DynamoDB
-		// cancels, naming those items TransactionConflict. Lost to a
-		// single-item write: try again.
-		reasons := make([]cancelReason, len(in.TransactItems))
-		lost := false
-		for i := range attempt {
-			if a := &attempt[i]; a.key != nil && e.transactionSince(ctx, a.t, a.key, began) {
-				reasons[i] = cancelReason{code: "TransactionConflict", message: "Transaction is ongoing for the item"}
-				lost = true
-			}
-		}
-		if lost {
-			return cancelled(reasons)
-		}
-		return nil
-	}
+	var attempt *txnAttempt // the attempt under way, or the one whose commit just conflicted
 	err := e.updateChecked(ctx, func(tx storage.Txn) error {
-		out = &api.TransactWriteItemsOutput{}
-		attempt = nil
-		now := e.opts.Now()
-		var tokenKey []byte
-		replay := false
-		if in.ClientRequestToken != nil {
-			tokenKey = clientTokenKey(*in.ClientRequestToken)
-			prev, ok, err := readToken(tx, tokenKey)
-			if err != nil {
-				return err
-			}
-			if ok && now.Sub(prev.at) < clientTokenTTL {
-				if prev.fingerprint != in.Fingerprint {
-					return ddberr.New(ddberr.IdempotentParameterMismatchException,
-						"DynamoDB rejected the request because you retried a request with a different payload but with an idempotent token that was already used.")
-				}
-				replay = true
-			}
-		}
-		actions, reasons, err := e.resolveActions(tx, in)
-		if err != nil {
-			return err
-		}
-		attempt = actions
-		if replay {
-			// The transaction already committed: nothing is written again,
-			// and the capacity reported is that of reading the items.
-			out.ConsumedCapacity = transactCapacity(in.ReturnConsumedCapacity, actions, func(a *txnAction) (float64, float64, []indexUnits) {
-				return transactionalFactor * readUnits(a.oldSz, true), 0, nil
-			})
-			return nil
-		}
-		failed := false
-		demands = demands[:0]
-		for i := range actions {
-			a := &actions[i]
-			if reasons[i].code == "" && e.limiter != nil {
-				// A throttled action cancels the transaction.
-				if err := e.admit(ctx, a.t, tableDemand(a.t, a.tk, true, 0)); err != nil {
-					reasons[i] = throttleReason(err)
-				}
-			}
-			if reasons[i].code == "" {
-				if r, ok := a.evaluate(); !ok {
-					if a.fatal != nil {
-						return a.fatal
-					}
-					reasons[i] = r
-				}
-			}
-			if reasons[i].code != "" {
-				failed = true
-				if reasons[i].code == "ValidationError" {
-					// The first ValidationError ends the evaluation.
-					for k := i + 1; k < len(reasons); k++ {
-						reasons[k] = cancelReason{}
-					}
-					break
-				}
-			}
-		}
-		if failed {
-			return cancelled(reasons)
-		}
-		metrics := map[string][][]byte{}
-		for i := range actions {
-			a := &actions[i]
-			var m []byte
-			switch a.kind {
-			case "Put", "Update":
-				if a.item == nil {
-					break // an Update that only removes, on no item
-				}
-				if err = tx.Set(a.key, a.stored); err == nil {
-					m, a.charged, err = e.maintain(tx, a.t, a.tk, a.old, a.oldSz, a.item, a.stored, a.size, wantsMetrics(in))
-				}
-			case "Delete":
-				if a.old.exists {
-					if err = tx.Delete(a.key); err == nil {
-						m, a.charged, err = e.maintain(tx, a.t, a.tk, a.old, a.oldSz, nil, nil, 0, wantsMetrics(in))
-					}
-				}
-			}
-			if err != nil {
-				if de, ok := ddberr.As(err); ok && de.Code == ddberr.ItemCollectionSizeLimitExceededException {
-					reasons[i] = cancelReason{code: "ItemCollectionSizeLimitExceeded", message: "Collection size exceeded"}
-					return cancelled(reasons)
-				}
-				return err
-			}
-			if m != nil {
-				metrics[a.t.Name] = append(metrics[a.t.Name], m)
-			}
-		}
-		// Marks carry the time just before commit, so that a single-item
-		// write that began before it and then conflicts can tell.
-		marked := e.opts.Now()
-		for i := range actions {
-			if err := markTransactional(tx, actions[i].t, actions[i].key, marked); err != nil {
-				return err
-			}
-		}
-		out.ConsumedCapacity = transactCapacity(in.ReturnConsumedCapacity, actions, func(a *txnAction) (float64, float64, []indexUnits) {
-			return 0, transactionalFactor * writeUnits(max(a.size, a.oldSz)), a.charged.units
-		})
-		for i := range actions {
-			a := &actions[i]
-			gsi, lsiUnits := indexDemands(a.t, a.charged)
-			demands = append(append(demands, tableDemand(a.t, a.tk, true, transactionalFactor*writeUnits(max(a.size, a.oldSz))+lsiUnits)), gsi...)
-		}
-		if len(metrics) > 0 {
-			out.ItemCollectionMetrics = metrics
-		}
-		if tokenKey != nil {
-			return writeToken(tx, tokenKey, token{fingerprint: in.Fingerprint, at: now})
-		}
-		return nil
-	}, conflict)
-	if err == nil {
-		e.charge(demands)
-	}
-	var de *ddberr.Error
-	if errors.As(err, &de) && de.Code == ddberr.TransactionConflictException {
+		attempt = &txnAttempt{}
+		return e.transactAttempt(ctx, tx, in, attempt)
+	}, func(began time.Time) error {
+		return e.lostToTransaction(ctx, attempt.actions, began)
+	})
+	if ddberr.Is(err, ddberr.TransactionConflictException) {
 		// The retry budget ran out: other writers kept changing these
 		// items. DynamoDB cancels such a transaction.
-		reasons := make([]cancelReason, len(in.TransactItems))
+		reasons := make([]ddberr.CancellationReason, len(in.TransactItems))
 		for i := range reasons {
-			reasons[i] = cancelReason{code: "TransactionConflict", message: "Transaction is ongoing for the item"}
+			reasons[i] = conflictReason
 		}
 		return nil, cancelled(reasons)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	e.charge(attempt.demands)
+	return attempt.out, nil
+}
+
+// conflictReason is the cancellation reason of an item another
+// transaction is changing.
+var conflictReason = ddberr.CancellationReason{Code: "TransactionConflict", Message: "Transaction is ongoing for the item"}
+
+// lostToTransaction is the conflict check of a transaction whose commit
+// conflicted: lost to another transaction on one of its items (one that
+// committed on it since the attempt began), DynamoDB cancels it, naming
+// those items TransactionConflict; lost to single-item writes, it is
+// tried again (nil).
+func (e *Engine) lostToTransaction(ctx context.Context, actions []txnAction, began time.Time) error {
+	reasons := make([]ddberr.CancellationReason, len(actions))
+	lost := false
+	for i := range actions {
+		if c := &actions[i].c; c.key != nil && e.transactionSince(ctx, c.t, c.key, began) {
+			reasons[i], lost = conflictReason, true
+		}
+	}
+	if lost {
+		return cancelled(reasons)
+	}
+	return nil
+}
+
+// transactAttempt is one attempt at a TransactWriteItems in tx: the
+// client request token, then every action prepared and read, evaluated
+// (throttling, condition, update), applied, and reported into a.
+func (e *Engine) transactAttempt(ctx context.Context, tx storage.Txn, in *api.TransactWriteItemsInput, a *txnAttempt) error {
+	now := e.opts.Now()
+	tokenKey, replay, err := checkToken(tx, in, now)
+	if err != nil {
+		return err
+	}
+	actions, reasons, err := e.resolveActions(tx, in)
+	if err != nil {
+		return err
+	}
+	a.actions = actions
+	if replay {
+		// The transaction already committed: nothing is written again,
+		// and the capacity reported is that of reading the items.
+		a.out = &api.TransactWriteItemsOutput{ConsumedCapacity: transactCapacity(in.ReturnConsumedCapacity, actions, func(x *txnAction) (float64, float64, []indexUnits) {
+			return transactionalFactor * readUnits(x.c.old.size, true), 0, nil
+		})}
+		return nil
+	}
+	if err := e.evaluateActions(ctx, actions, reasons); err != nil {
+		return err
+	}
+	metrics, err := e.applyActions(tx, actions, wantsMetrics(in))
+	if err != nil {
+		return err
+	}
+	// Marks carry the time just before commit, so that a single-item
+	// write that began before it and then conflicts can tell.
+	marked := e.opts.Now()
+	for i := range actions {
+		if err := markTransactional(tx, actions[i].c.t, actions[i].c.key, marked); err != nil {
+			return err
+		}
+	}
+	a.out = &api.TransactWriteItemsOutput{ConsumedCapacity: transactCapacity(in.ReturnConsumedCapacity, actions, func(x *txnAction) (float64, float64, []indexUnits) {
+		return 0, transactionalFactor * x.c.units(), x.applied.index.units
+	})}
+	if len(metrics) > 0 {
+		a.out.ItemCollectionMetrics = metrics
+	}
+	for i := range actions {
+		a.demands = append(a.demands, actions[i].applied.demands(&actions[i].c, transactionalFactor)...)
+	}
+	if tokenKey != nil {
+		return writeToken(tx, tokenKey, token{fingerprint: in.Fingerprint, at: now})
+	}
+	return nil
+}
+
+// checkToken looks up the request's ClientRequestToken: it returns the
+// token's key (nil without a token) and whether the request replays a
+// transaction that committed less than clientTokenTTL ago. The same token
+// with another payload is IdempotentParameterMismatchException.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#DDB-TransactWriteItems-request-ClientRequestToken
+func checkToken(tx storage.Txn, in *api.TransactWriteItemsInput, now time.Time) (key []byte, replay bool, err error) {
+	if in.ClientRequestToken == nil {
+		return nil, false, nil
+	}
+	key = clientTokenKey(*in.ClientRequestToken)
+	prev, ok, err := readToken(tx, key)
+	if err != nil || !ok || now.Sub(prev.at) >= clientTokenTTL {
+		return key, false, err
+	}
+	if prev.fingerprint != in.Fingerprint {
+		return nil, false, ddberr.New(ddberr.IdempotentParameterMismatchException,
+			"DynamoDB rejected the request because you retried a request with a different payload but with an idempotent token that was already used.")
+	}
+	return key, true, nil
+}
+
+// evaluateActions admits each action to its partition (throttling) and
+// evaluates it (condition, update) in order, filling reasons; any reason
+// cancels the transaction (the first ValidationError ends the evaluation).
+// An action's fatal error rejects the request.
+func (e *Engine) evaluateActions(ctx context.Context, actions []txnAction, reasons []ddberr.CancellationReason) error {
+	failed := false
+	for i := range actions {
+		a := &actions[i]
+		if reasons[i].Code == "" && e.limiter != nil {
+			// A throttled action cancels the transaction.
+			if err := e.admit(ctx, a.c.t, tableDemand(a.c.t, a.c.tk, true, 0)); err != nil {
+				reasons[i] = throttleReason(err)
+			}
+		}
+		if reasons[i].Code == "" {
+			if r, ok := a.evaluate(); !ok {
+				if a.fatal != nil {
+					return a.fatal
+				}
+				reasons[i] = r
+			}
+		}
+		if reasons[i].Code != "" {
+			failed = true
+			if reasons[i].Code == "ValidationError" {
+				clear(reasons[i+1:])
+				break
+			}
+		}
+	}
+	if failed {
+		return cancelled(reasons)
+	}
+	return nil
+}
+
+// applyActions applies every action's change in tx and returns the
+// ItemCollectionMetrics by table when metrics is set. An item collection
+// that would grow past its limit cancels the transaction
+// (ItemCollectionSizeLimitExceeded on that action).
+func (e *Engine) applyActions(tx storage.Txn, actions []txnAction, metrics bool) (map[string][][]byte, error) {
+	byTable := map[string][][]byte{}
+	for i := range actions {
+		a := &actions[i]
+		if a.kind == "ConditionCheck" {
+			continue
+		}
+		var err error
+		if a.applied, err = e.apply(tx, &a.c, metrics); err != nil {
+			if ddberr.Is(err, ddberr.ItemCollectionSizeLimitExceededException) {
+				reasons := make([]ddberr.CancellationReason, len(actions))
+				reasons[i] = ddberr.CancellationReason{Code: "ItemCollectionSizeLimitExceeded", Message: "Collection size exceeded"}
+				return nil, cancelled(reasons)
+			}
+			return nil, err
+		}
+		if m := a.applied.metrics; m != nil {
+			byTable[a.c.t.Name] = append(byTable[a.c.t.Name], m)
+		}
+	}
+	return byTable, nil
 }
 
 // transactCapacity sums the capacity of actions per table, in order of
@@ -254,11 +281,11 @@ func transactCapacity(mode *string, actions []txnAction, units func(*txnAction) 
 	byTable := map[string]*api.ConsumedCapacity{}
 	for i := range actions {
 		a := &actions[i]
-		c, ok := byTable[a.t.Name]
+		c, ok := byTable[a.c.t.Name]
 		if !ok {
-			c = consumed(mode, a.t.Name, 0, 0)
+			c = consumed(mode, a.c.t.Name, 0, 0)
 			c.Split = true
-			byTable[a.t.Name] = c
+			byTable[a.c.t.Name] = c
 			list = append(list, c)
 		}
 		r, w, idx := units(a)
@@ -279,21 +306,21 @@ func wantsMetrics(in *api.TransactWriteItemsInput) bool {
 	return in.ReturnItemCollectionMetrics != nil && *in.ReturnItemCollectionMetrics == "SIZE"
 }
 
-// resolveActions resolves each action's table and key and reads its item.
-// Errors that reject the whole request are returned as err; a key that
-// does not fit its table's schema is that action's ValidationError
-// reason.
-func (e *Engine) resolveActions(tx storage.Txn, in *api.TransactWriteItemsInput) ([]txnAction, []cancelReason, error) {
+// resolveActions prepares each action's change (table, key, a Put's new
+// item) and reads its item. Errors that reject the whole request are
+// returned as err; a key or a Put's index key that does not fit its
+// table's schema is that action's ValidationError reason.
+func (e *Engine) resolveActions(tx storage.Txn, in *api.TransactWriteItemsInput) ([]txnAction, []ddberr.CancellationReason, error) {
 	actions := make([]txnAction, len(in.TransactItems))
-	reasons := make([]cancelReason, len(in.TransactItems))
+	reasons := make([]ddberr.CancellationReason, len(in.TransactItems))
+	tables := make([]*catalog.Table, len(in.TransactItems))
 	for i := range in.TransactItems {
-		a := &actions[i]
-		a.w = in.TransactItems[i].Common()
-		t, err := e.activeTable(tx, *a.w.TableName)
+		actions[i].w = in.TransactItems[i].Common()
+		t, err := e.activeTable(tx, *actions[i].w.TableName)
 		if err != nil {
 			return nil, nil, err
 		}
-		a.t = t
+		tables[i] = t
 	}
 	seen := map[string]bool{}
 	for i := range in.TransactItems {
@@ -306,49 +333,42 @@ func (e *Engine) resolveActions(tx storage.Txn, in *api.TransactWriteItemsInput)
 			a.kind, keyItem = "ConditionCheck", it.ConditionCheck.Key
 		case it.Put != nil:
 			a.kind, keyItem, style = "Put", it.Put.Item, keyOfItem
-			a.item = it.Put.Item
-			a.size = a.item.Size()
-			if err := checkItemSize(a.size); err != nil {
+			if err := checkItemSize(it.Put.Item.Size()); err != nil {
 				return nil, nil, err
 			}
 		case it.Delete != nil:
 			a.kind, keyItem = "Delete", it.Delete.Key
 		case it.Update != nil:
 			a.kind, keyItem, a.update = "Update", it.Update.Key, it.Update
-			if err := checkKeyUnchanged(a.t, it.Update); err != nil {
+			if err := checkKeyUnchanged(tables[i], it.Update); err != nil {
 				return nil, nil, err
 			}
 		}
-		tk, err := extractKey(a.t, keyItem, style)
+		c, err := newChange(tables[i], keyItem, style)
+		if err == nil && a.kind == "Put" {
+			err = c.put(it.Put.Item, nil, it.Put.Item.Size())
+		}
 		if err != nil {
 			if isEmptyKeyError(err) {
 				return nil, nil, err
 			}
 			reasons[i] = validationReason(err)
-			continue
-		}
-		if a.kind == "Put" && hasIndexes(a.t) {
-			if err := checkIndexKeys(a.t, a.item, false); err != nil {
-				if isEmptyKeyError(err) {
-					return nil, nil, err
-				}
-				reasons[i] = validationReason(err)
+			if c.key == nil {
+				a.c.t = tables[i]
+				continue
 			}
 		}
-		a.tk, a.key = tk, storageKey(a.t, tk)
-		if seen[string(a.key)] {
+		a.c = c
+		if seen[string(c.key)] {
 			return nil, nil, ddberr.Validation("Transaction request cannot include multiple operations on one item")
 		}
-		seen[string(a.key)] = true
+		seen[string(c.key)] = true
 	}
 	for i := range actions {
-		a := &actions[i]
-		if a.key == nil {
-			continue
-		}
-		var err error
-		if a.old, a.oldSz, err = readOld(tx, a.key, true); err != nil {
-			return nil, nil, err
+		if c := &actions[i].c; c.key != nil {
+			if err := c.readOld(tx, true); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	return actions, reasons, nil
@@ -356,43 +376,24 @@ func (e *Engine) resolveActions(tx storage.Txn, in *api.TransactWriteItemsInput)
 
 // validationReason turns a validation error into a ValidationError
 // cancellation reason.
-func validationReason(err error) cancelReason {
+func validationReason(err error) ddberr.CancellationReason {
 	msg := err.Error()
 	if de, ok := ddberr.As(err); ok {
 		msg = de.Message
 	}
-	return cancelReason{code: "ValidationError", message: msg}
-}
-
-// cancelReason is one entry of CancellationReasons.
-type cancelReason struct {
-	code    string // "" means None
-	message string
-	item    []byte // the item's JSON (ReturnValuesOnConditionCheckFailure=ALL_OLD)
+	return ddberr.CancellationReason{Code: "ValidationError", Message: msg}
 }
 
 // evaluate checks the action's condition and computes its new item. A
 // failed condition, or an update that cannot apply to this item, is the
 // action's cancellation reason.
-func (a *txnAction) evaluate() (cancelReason, bool) {
-	if cond := a.w.Condition; cond != nil {
-		var item attr.Item
-		if a.old.exists {
-			item = a.old.item
-		}
-		if !eval.Condition(cond, item) {
-			r := cancelReason{code: "ConditionalCheckFailed", message: "The conditional request failed"}
-			if a.w.ReturnOldOnConditionFailure() && a.old.exists {
-				r.item = a.old.json
-			}
-			return r, false
-		}
+func (a *txnAction) evaluate() (ddberr.CancellationReason, bool) {
+	if err := a.c.check(a.w.Condition, a.w); err != nil {
+		de, _ := ddberr.As(err)
+		return ddberr.CancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed", Item: de.Item}, false
 	}
-	switch a.kind {
-	case "Put":
-		a.stored = encodeItem(a.item, a.size)
-	case "Update":
-		item, _, size, err := applyUpdate(a.t, a.update, a.old)
+	if a.kind == "Update" {
+		item, _, size, err := applyUpdate(a.c.t, a.update, a.c.old)
 		if err != nil {
 			if isEmptyKeyError(err) {
 				// Source: docs/research-transactions.md §2 ("Update: SET
@@ -401,110 +402,24 @@ func (a *txnAction) evaluate() (cancelReason, bool) {
 			}
 			return validationReason(err), false
 		}
-		if item != nil {
-			a.item, a.size, a.stored = item, size, encodeItem(item, size)
-		}
-	default: // ConditionCheck, Delete
-		a.size = 0
+		a.c.become(item, nil, size)
 	}
-	return cancelReason{}, true
+	return ddberr.CancellationReason{}, true
 }
 
-// cancelled returns DynamoDB's TransactionCanceledException for reasons.
+// cancelled returns DynamoDB's TransactionCanceledException for reasons
+// (one per action; an empty Code is None).
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#API_TransactWriteItems_Errors
-func cancelled(reasons []cancelReason) error {
+func cancelled(reasons []ddberr.CancellationReason) error {
 	codes := make([]string, len(reasons))
-	list := []byte{'['}
 	for i, r := range reasons {
-		code := r.code
-		if code == "" {
-			code = "None"
-		}
-		codes[i] = code
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = append(list, `{"Code":`...)
-		list = wire.AppendString(list, code)
-		if r.message != "" {
-			list = append(list, `,"Message":`...)
-			list = wire.AppendString(list, r.message)
-		}
-		if r.item != nil {
-			list = append(list, `,"Item":`...)
-			list = append(list, r.item...)
-		}
-		list = append(list, '}')
+		codes[i] = cmp.Or(r.Code, "None")
 	}
-	list = append(list, ']')
 	err := ddberr.New(ddberr.TransactionCanceledException,
 		"Transaction cancelled, please refer cancellation reasons for specific reasons ["+strings.Join(codes, ", ")+"]")
-	err.Fields = map[string][]byte{"CancellationReasons": list}
+	err.CancellationReasons = reasons
 	return err
-}
-
-// Client request tokens live at "x/<token>": the request's fingerprint
-// (32 bytes) and the commit time (Unix ns, 8 bytes BE).
-// They are written in the transaction they record, so a token exists if
-// and only if its transaction committed.
-type token struct {
-	fingerprint [32]byte
-	at          time.Time
-}
-
-func clientTokenKey(t string) []byte { return append([]byte("x/"), t...) }
-
-func readToken(tx storage.Txn, key []byte) (token, bool, error) {
-	raw, err := tx.Get(key)
-	if errors.Is(err, storage.ErrNotFound) {
-		return token{}, false, nil
-	}
-	if err != nil {
-		return token{}, false, err
-	}
-	if len(raw) < 40 {
-		return token{}, false, errors.New("engine: corrupt client request token")
-	}
-	var t token
-	copy(t.fingerprint[:], raw)
-	t.at = time.Unix(0, int64(binary.BigEndian.Uint64(raw[32:])))
-	return t, true, nil
-}
-
-func writeToken(tx storage.Txn, key []byte, t token) error {
-	v := append([]byte(nil), t.fingerprint[:]...)
-	return tx.Set(key, binary.BigEndian.AppendUint64(v, uint64(t.at.UnixNano())))
-}
-
-// txnMarkSpace is the table's reserved key space of transaction marks:
-// per item a transaction wrote or checked, the time of its commit.
-func txnMarkSpace(t *catalog.Table) keycodec.Space {
-	return keycodec.Space{Table: t.Number, Index: catalog.MaxIndexNumber + 1}
-}
-
-// markKey returns the transaction-mark key of the item at key.
-func markKey(t *catalog.Table, key []byte) []byte {
-	n := len(keycodec.AppendSpace(nil, space(t)))
-	return append(keycodec.AppendSpace(nil, txnMarkSpace(t)), key[n:]...)
-}
-
-func markTransactional(tx storage.Txn, t *catalog.Table, key []byte, now time.Time) error {
-	return tx.Set(markKey(t, key), binary.BigEndian.AppendUint64(nil, uint64(now.UnixNano())))
-}
-
-// transactionSince reports whether a transaction committed a change to
-// (or a check of) the item at key at or after since.
-func (e *Engine) transactionSince(ctx context.Context, t *catalog.Table, key []byte, since time.Time) bool {
-	found := false
-	e.read(ctx, func(tx storage.Txn) error {
-		raw, err := tx.Get(markKey(t, key))
-		if err == nil && len(raw) == 8 && int64(binary.BigEndian.Uint64(raw)) >= since.UnixNano() {
-			found = true
-		}
-		return nil
-	})
-	return found
 }
 
 // errTransactionConflict is a single-item write's answer when it collides
@@ -513,127 +428,4 @@ func (e *Engine) transactionSince(ctx context.Context, t *catalog.Table, key []b
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling
 func errTransactionConflict() error {
 	return ddberr.New(ddberr.TransactionConflictException, "Transaction is ongoing for the item")
-}
-
-// TransactGetItems reads up to 100 items from one snapshot of the store:
-// the items are returned as they all were at one instant.
-//
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
-func (e *Engine) TransactGetItems(ctx context.Context, in *api.TransactGetItemsInput) (*api.TransactGetItemsOutput, error) {
-	tx, err := e.store.Begin(ctx, storage.Snapshot)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	out := &api.TransactGetItemsOutput{Responses: make([][]byte, len(in.Gets))}
-	tables := make([]*catalog.Table, len(in.Gets))
-	sizes := make([]int, len(in.Gets)) // for throttling's charge
-	for i, g := range in.Gets {
-		if tables[i], err = e.activeTable(tx, *g.TableName); err != nil {
-			return nil, err
-		}
-	}
-	keys := make([][]byte, len(in.Gets))
-	reasons := make([]cancelReason, len(in.Gets))
-	failed := false
-	seen := map[string]bool{}
-	for i, g := range in.Gets {
-		k, err := extractKey(tables[i], g.Key, keyOfKey)
-		if err != nil {
-			if isEmptyKeyError(err) {
-				return nil, err
-			}
-			if !failed {
-				reasons[i], failed = validationReason(err), true
-			}
-			continue
-		}
-		keys[i] = storageKey(tables[i], k)
-		if seen[string(keys[i])] {
-			return nil, ddberr.Validation("Transaction request cannot include multiple operations on one item")
-		}
-		seen[string(keys[i])] = true
-	}
-	// A throttled Get cancels the transaction.
-	tks := make([]tableKey, len(in.Gets))
-	for i, g := range in.Gets {
-		tks[i], _ = extractKey(tables[i], g.Key, keyOfKey) // checked above
-		if err := e.admitIf(ctx, tables[i], func() throttle.Demand { return tableDemand(tables[i], tks[i], false, 0) }); err != nil {
-			reasons[i], failed = throttleReason(err), true
-		}
-	}
-	if !failed {
-		defer func() {
-			var ds []throttle.Demand
-			for i := range in.Gets {
-				ds = append(ds, tableDemand(tables[i], tks[i], false, transactionalFactor*readUnits(sizes[i], true)))
-			}
-			e.charge(ds)
-		}()
-	}
-	if failed {
-		return nil, cancelled(reasons)
-	}
-	capacity := map[string]*api.ConsumedCapacity{}
-	total := 0
-	for i, g := range in.Gets {
-		t, key := tables[i], keys[i]
-		raw, err := tx.Get(key)
-		size := 0
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-		case err != nil:
-			return nil, err
-		default:
-			var js []byte
-			if size, js, err = splitItem(raw); err != nil {
-				return nil, err
-			}
-			sizes[i] = size
-			if total += size; total > api.MaxTransactBytes {
-				// Source: API_TransactGetItems ("The aggregate size of the
-				// items in the transaction exceeded 4 MB"); the exact
-				// message is not known.
-				return nil, ddberr.Validation("The aggregate size of the items in the transaction exceeded 4 MB")
-			}
-			if out.Responses[i], err = projectJSON(js, g.Projection); err != nil {
-				return nil, err
-			}
-		}
-		c, ok := capacity[t.Name]
-		if !ok {
-			if c = consumed(in.ReturnConsumedCapacity, t.Name, 0, 0); c != nil {
-				c.Split = true
-				capacity[t.Name] = c
-				out.ConsumedCapacity = append(out.ConsumedCapacity, c)
-			}
-		}
-		if c != nil {
-			units := transactionalFactor * readUnits(size, true)
-			c.ReadUnits += units
-			c.TableUnits += units
-			c.CapacityUnits += units
-		}
-	}
-	return out, nil
-}
-
-// itemTarget is the item a single-item write works on: its table and
-// storage key, recorded by the write for its conflict check.
-type itemTarget struct {
-	t   *catalog.Table
-	key []byte
-}
-
-// updateItem runs a single-item write (PutItem, UpdateItem, DeleteItem)
-// like update; fn records the item it writes in *target. A collision
-// with a transaction that committed on that item since the attempt began
-// is TransactionConflictException, as in DynamoDB, instead of a retry.
-func (e *Engine) updateItem(ctx context.Context, target *itemTarget, fn func(tx storage.Txn) error) error {
-	return e.updateChecked(ctx, fn, func(began time.Time) error {
-		if target.t != nil && e.transactionSince(ctx, target.t, target.key, began) {
-			return errTransactionConflict()
-		}
-		return nil
-	})
 }

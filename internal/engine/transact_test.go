@@ -12,12 +12,8 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/attr"
-	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/storage"
 )
-
-const accountsTable = `{"TableName":"accounts","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
 
 // transfer moves amount from one account to another if the source can
 // pay, as one transaction.
@@ -68,35 +64,24 @@ func TestTransact_BankInvariant(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	var done, cancels atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func(seed uint64) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(seed, 77))
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				from, to := r.IntN(n), r.IntN(n)
-				if from == to {
-					continue
-				}
-				err := transfer(e, from, to, 1+r.IntN(60))
-				switch {
-				case err == nil:
-					done.Add(1)
-				case isCancelled(err, ddberr.TransactionCanceledException):
-					cancels.Add(1)
-				default:
-					t.Error(err)
-					return
-				}
+	wait := startWorkers(16, 77, func(r *rand.Rand) {
+		for !stopped(stop) {
+			from, to := r.IntN(n), r.IntN(n)
+			if from == to {
+				continue
 			}
-		}(uint64(w))
-	}
+			err := transfer(e, from, to, 1+r.IntN(60))
+			switch {
+			case err == nil:
+				done.Add(1)
+			case isCancelled(err, ddberr.TransactionCanceledException):
+				cancels.Add(1)
+			default:
+				t.Error(err)
+				return
+			}
+		}
+	})
 	snapshots := 0
 	deadline := time.Now().Add(1500 * time.Millisecond)
 	for time.Now().Before(deadline) {
@@ -113,7 +98,7 @@ func TestTransact_BankInvariant(t *testing.T) {
 		snapshots++
 	}
 	close(stop)
-	wg.Wait()
+	wait()
 	if done.Load() == 0 || snapshots == 0 {
 		t.Fatalf("%d transfers, %d snapshots", done.Load(), snapshots)
 	}
@@ -154,10 +139,8 @@ func TestTransact_UsernameRace(t *testing.T) {
 // token is IdempotentParameterMismatchException; after ten minutes (the
 // test's clock) the token starts a new transaction.
 func TestTransact_ClientRequestToken(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	e, _ := openEngine(t, Options{Now: clock}, "")
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now}, "")
 	mustRun(t, e, (*Engine).CreateTable, accountsTable)
 	mustRun(t, e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"c"},"n":{"N":"0"}}}`)
 	bump := `{"ClientRequestToken":"tok-1","TransactItems":[{"Update":{"TableName":"accounts","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}}}}]}`
@@ -167,9 +150,7 @@ func TestTransact_ClientRequestToken(t *testing.T) {
 		return item["n"].Text()
 	}
 	mustRun(t, e, (*Engine).TransactWriteItems, bump)
-	mu.Lock()
-	now = now.Add(9 * time.Minute)
-	mu.Unlock()
+	clock.Advance(9 * time.Minute)
 	mustRun(t, e, (*Engine).TransactWriteItems, bump)
 	if got := count(); got != "1" {
 		t.Fatalf("n = %s after a repeated token, want 1", got)
@@ -178,9 +159,7 @@ func TestTransact_ClientRequestToken(t *testing.T) {
 	if !isCancelled(err, ddberr.IdempotentParameterMismatchException) {
 		t.Fatalf("same token, different request: %v", err)
 	}
-	mu.Lock()
-	now = now.Add(2 * time.Minute) // 11 minutes after the first call
-	mu.Unlock()
+	clock.Advance(2 * time.Minute) // 11 minutes after the first call
 	mustRun(t, e, (*Engine).TransactWriteItems, bump)
 	if got := count(); got != "2" {
 		t.Fatalf("n = %s after the token expired, want 2", got)
@@ -213,19 +192,6 @@ func TestTransact_SingleWriteCollision(t *testing.T) {
 	if e.transactionSince(t.Context(), tab, other, before) {
 		t.Fatal("another item sees the transaction")
 	}
-}
-
-func mustLookup(t testing.TB, e *Engine, name string) *catalog.Table {
-	t.Helper()
-	var tab *catalog.Table
-	if err := e.read(t.Context(), func(tx storage.Txn) error {
-		var err error
-		tab, err = e.lookup(tx, name)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tab
 }
 
 // TestTransact_ContendedCountersExact: 16 goroutines increment the same

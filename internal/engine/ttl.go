@@ -138,7 +138,8 @@ func (e *Engine) sweepTTL(ctx context.Context) (int, error) {
 	return deleted, nil
 }
 
-// sweepTable deletes one table's expired items.
+// sweepTable deletes one table's expired items: each a change on the
+// write path (write.go) by the TTL service, in its own transaction.
 func (e *Engine) sweepTable(ctx context.Context, t *catalog.Table) (int, error) {
 	now := e.opts.Now()
 	var keys []tableKey
@@ -172,15 +173,11 @@ func (e *Engine) sweepTable(ctx context.Context, t *catalog.Table) (int, error) 
 			if err != nil || cur.Number != t.Number || cur.TTL == nil || !cur.TTL.Enabled {
 				return err
 			}
-			key := storageKey(cur, k)
-			old, oldSize, err := readOld(tx, key, true)
-			if err != nil || !old.exists || !expired(old.item, cur.TTL.AttributeName, e.opts.Now()) {
+			c := change{t: cur, tk: k, key: storageKey(cur, k), by: byTTL}
+			if err := c.readOld(tx, true); err != nil || !c.old.exists || !expired(c.old.item, cur.TTL.AttributeName, e.opts.Now()) {
 				return err // rewritten or deleted since the scan
 			}
-			if err := tx.Delete(key); err != nil {
-				return err
-			}
-			if _, _, err := e.maintainBy(tx, cur, k, old, oldSize, nil, nil, 0, false, true); err != nil {
+			if _, err := e.apply(tx, &c, false); err != nil {
 				return err
 			}
 			gone = true

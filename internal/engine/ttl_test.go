@@ -3,7 +3,6 @@ package engine
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,17 +14,14 @@ import (
 // engine's CreateDelay), ENABLED, enabling twice, disabling under another
 // name, DISABLING, DISABLED, disabling twice.
 func TestTTL_Settings(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	e, _ := openEngine(t, Options{Now: clock, CreateDelay: time.Minute}, "")
+	clock := newFakeClock()
+	e, _ := openEngine(t, Options{Now: clock.Now, CreateDelay: time.Minute}, "")
 	mustRun(t, e, (*Engine).CreateTable, accountsTable)
 	if _, err := run(e, (*Engine).DescribeTimeToLive, `{"TableName":"accounts"}`); !isCancelled(err, ddberr.ValidationException) ||
 		!strings.Contains(err.Error(), "Cannot describe time to live while table is in CREATING state") {
 		t.Fatalf("DescribeTimeToLive of a CREATING table: %v", err)
 	}
-	advance(time.Minute)
+	clock.Advance(time.Minute)
 	status := func() string {
 		out := mustRun(t, e, (*Engine).DescribeTimeToLive, `{"TableName":"accounts"}`)
 		return out.Status + "/" + out.AttributeName
@@ -74,7 +70,7 @@ func TestTTL_Settings(t *testing.T) {
 		if got := status(); got != s.want {
 			t.Fatalf("step %d: status %s, want %s", i, got, s.want)
 		}
-		advance(s.wait)
+		clock.Advance(s.wait)
 	}
 }
 

@@ -13,70 +13,41 @@ import (
 )
 
 // UpdateItem edits an item's attributes (creating the item when it does
-// not exist), if its condition holds.
+// not exist), if its condition holds. It makes one change on the write
+// path (write.go); the new item is the update applied to the old one.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.ItemOutput, error) {
-	out := &api.ItemOutput{Member: "Attributes"}
-	var target itemTarget
-	var charge itemWrite
-	err := e.updateItem(ctx, &target, func(tx storage.Txn) error {
-		out.Item, out.ConsumedCapacity, out.ItemCollectionMetrics = nil, nil, nil
-		t, err := e.activeTable(tx, *in.TableName)
+	return writeOne(ctx, e, func(tx storage.Txn, w *singleWrite) (*api.ItemOutput, error) {
+		c, err := w.begin(tx, *in.TableName, in.Key, keyOfKey)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		k, err := extractKey(t, in.Key, keyOfKey)
+		if err := checkKeyUnchanged(c.t, in); err != nil {
+			return nil, err
+		}
+		if err := checkKeyPaths(c.t, updateHeads(in.Update)); err != nil {
+			return nil, err
+		}
+		if err := c.readOld(tx, true); err != nil {
+			return nil, err
+		}
+		if err := w.check(&c, in.Condition, &in.CommonWrite); err != nil {
+			return nil, err
+		}
+		item, paths, size, err := applyUpdate(c.t, in, c.old)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := charge.start(ctx, e, t, k); err != nil {
-			return err
-		}
-		if err := checkKeyUnchanged(t, in); err != nil {
-			return err
-		}
-		if err := checkKeyPaths(t, updateHeads(in.Update)); err != nil {
-			return err
-		}
-		key := storageKey(t, k)
-		target = itemTarget{t, key}
-		old, oldSize, err := readOld(tx, key, true)
+		c.become(item, nil, size)
+		a, err := w.apply(tx, &c, in.WantsItemCollectionMetrics())
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := checkCondition(in.Condition, old.item, old.exists, &in.CommonWrite); err != nil {
-			charge.failed(e, t, k, writeUnits(oldSize))
-			return err
-		}
-		item, paths, size, err := applyUpdate(t, in, old)
-		if err != nil {
-			return err
-		}
-		var ch indexChange
-		if item != nil {
-			stored := encodeItem(item, size)
-			if err := tx.Set(key, stored); err != nil {
-				return err
-			}
-			if out.ItemCollectionMetrics, ch, err = e.maintain(tx, t, k, old, oldSize, item, stored, size, in.WantsItemCollectionMetrics()); err != nil {
-				return err
-			}
-		}
-		units := writeUnits(max(size, oldSize))
-		if err := charge.done(ctx, e, t, k, units, ch); err != nil {
-			return err
-		}
-		out.Item = updateReturnValues(in.ReturnValue(), old, item, paths)
-		out.ConsumedCapacity = consumed(in.ReturnConsumedCapacity, t.Name, 0, units)
-		chargeIndexes(out.ConsumedCapacity, ch)
-		return nil
+		out := w.output(&c, a, in.ReturnConsumedCapacity, "")
+		out.Item = updateReturnValues(in.ReturnValue(), c.old, item, paths)
+		return out, nil
 	})
-	charge.finish(e, err)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // applyUpdate computes the item an UpdateItem (or a transaction's Update)
@@ -88,7 +59,7 @@ func (e *Engine) UpdateItem(ctx context.Context, in *api.UpdateItemInput) (*api.
 // (api.UpdateItemInput.OnlyRemoves; its paths, even REMOVE x.y, are not
 // looked at then, as DynamoDB does not: Alternator's
 // test_update_expression.py::test_nested_attribute_remove_from_missing_item).
-func applyUpdate(t *catalog.Table, in *api.UpdateItemInput, old oldItem) (item attr.Item, paths []*expr.Path, size int, err error) {
+func applyUpdate(t *catalog.Table, in *api.UpdateItemInput, old version) (item attr.Item, paths []*expr.Path, size int, err error) {
 	if !old.exists && in.OnlyRemoves() {
 		return nil, nil, 0, nil
 	}
@@ -148,7 +119,7 @@ func checkKeyUnchanged(t *catalog.Table, in *api.UpdateItemInput) error {
 // updateReturnValues builds the Attributes of an UpdateItem response.
 // UPDATED_OLD and UPDATED_NEW return the updated paths only, as they were
 // before and after.
-func updateReturnValues(rv string, old oldItem, item attr.Item, paths []*expr.Path) []byte {
+func updateReturnValues(rv string, old version, item attr.Item, paths []*expr.Path) []byte {
 	var src attr.Item
 	switch rv {
 	case "ALL_OLD":

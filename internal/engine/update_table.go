@@ -27,118 +27,162 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html;
 // messages in docs/research-indexes.md §4.
 func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*api.TableDescriptionOutput, error) {
-	name := *in.TableName
-	var t *catalog.Table
-	var created, deleted *catalog.Index
-	oldThroughput := map[string][3]int64{} // GSI: read, write, decreases today
-	var updating bool                      // a billing or throughput change: the response says UPDATING
-	var oldRead, oldWrite, oldDecreases int64
-	var switched bool // the request changes the billing mode
-	oldClass, oldClassAt := "", int64(0)
+	var u *tableUpdate
 	err := e.update(ctx, func(tx storage.Txn) error {
-		created, deleted = nil, nil
 		var err error
-		// A fresh copy: cached descriptors are shared and never mutated.
-		if t, err = tableToChange(tx, name); err != nil {
-			return err
-		}
-		oldRead, oldWrite = t.ReadCapacityUnits, t.WriteCapacityUnits
-		oldDecreases = t.Throughput.DecreasesToday(e.opts.Now())
-		if t.Status(e.opts.Now()) == catalog.StatusCreating {
-			return ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+name)
-		}
-		// A switch to PAY_PER_REQUEST in this request (GSI throughput
-		// alongside it has a message of its own).
-		switchToPPR := in.BillingMode != nil && *in.BillingMode == catalog.BillingPayPerRequest && t.BillingMode != catalog.BillingPayPerRequest
-		switched = in.BillingMode != nil && *in.BillingMode != t.BillingMode
-		if updating, err = e.changeThroughput(ctx, t, in); err != nil {
-			return err
-		}
-		if ss := in.StreamSpecification; ss != nil {
-			if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
-				return err
-			}
-		}
-		if o := in.OnDemandThroughput; o != nil {
-			if err := e.changeOnDemandThroughput(ctx, t, o); err != nil {
-				return err
-			}
-		}
-		if tc := in.TableClass; tc != nil {
-			// A change answers UPDATING with the old class; the class it
-			// already has (STANDARD when never set) changes nothing.
-			now := e.opts.Now()
-			if err := checkTableClassBudget(t, now); err != nil {
-				return err
-			}
-			updating = true
-			oldClass, oldClassAt = t.TableClass, t.TableClassChanged
-			if *tc != cmp.Or(t.TableClass, "STANDARD") {
-				t.TableClass, t.TableClassChanged = *tc, now.UnixNano()
-				t.TableClassChanges = append(t.TableClassChanges, now.UnixNano())
-			}
-		}
-		if dp := in.DeletionProtectionEnabled; dp != nil {
-			// Applied at once; the table stays ACTIVE
-			// (docs/research-control-plane.md §6.5).
-			t.DeletionProtection = *dp
-		}
-		for _, u := range in.GlobalSecondaryIndexUpdates {
-			switch {
-			case u.Create != nil:
-				if created, err = e.createIndex(t, u.Create, in.AttributeDefinitions); err != nil {
-					return err
-				}
-				if err := e.checkTableMax(ctx, created.ReadCapacityUnits, created.WriteCapacityUnits); err != nil {
-					return err
-				}
-			case u.Delete != nil:
-				if deleted, err = deleteIndex(t, *u.Delete.IndexName); err != nil {
-					return err
-				}
-			case u.Update != nil:
-				ix, err := findGSI(t, *u.Update.IndexName, "update")
-				if err != nil {
-					return err
-				}
-				oldThroughput[ix.Name] = [3]int64{ix.ReadCapacityUnits, ix.WriteCapacityUnits, ix.Throughput.DecreasesToday(e.opts.Now())}
-				if pt := u.Update.ProvisionedThroughput; pt != nil && pt.ReadCapacityUnits != nil && pt.WriteCapacityUnits != nil {
-					if err := e.checkTableMax(ctx, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
-						return err
-					}
-				}
-				if err := updateIndexThroughput(t, ix, u.Update, switchToPPR, e.opts.Now()); err != nil {
-					return err
-				}
-			}
-		}
-		return catalog.Put(tx, t)
+		u, err = e.changeTable(ctx, tx, in)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	t := u.t
 	e.forgetStats(t.Number)
-	if deleted != nil {
-		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: t.Number, Index: deleted.Number})
+	if u.deleted != nil {
+		lo, hi := keycodec.SpaceBounds(keycodec.Space{Table: t.Number, Index: u.deleted.Number})
 		if err := e.store.DeleteRange(ctx, lo, hi); err != nil {
 			return nil, err
 		}
-		e.opts.Logger.Info("index deleted", "table", name, "index", deleted.Name)
+		e.opts.Logger.Info("index deleted", "table", t.Name, "index", u.deleted.Name)
 	}
-	if created != nil {
-		e.opts.Logger.Info("index creating", "table", name, "index", created.Name)
-		e.startBackfill(name, t.Number, created.Number)
+	if u.created != nil {
+		e.opts.Logger.Info("index creating", "table", t.Name, "index", u.created.Name)
+		e.startBackfill(t.Name, t.Number, u.created.Number)
 	}
+	return e.describeUpdate(ctx, in, u)
+}
+
+// tableUpdate is what one attempt at an UpdateTable changed, and what its
+// response shows as it was before the change.
+type tableUpdate struct {
+	t                *catalog.Table // the changed descriptor (a fresh copy)
+	created, deleted *catalog.Index // the GSI created or deleted, if any
+	// updating: a billing, throughput or table class change, which the
+	// response shows as UPDATING; switched: the billing mode changes.
+	updating, switched bool
+	// before is the table's throughput before the change, indexesBefore
+	// each updated GSI's.
+	before        throughputBefore
+	indexesBefore map[string]throughputBefore
+	// classBefore and classChangedBefore are the table class and the
+	// time it last changed (Unix ns) before the change.
+	classBefore        string
+	classChangedBefore int64
+}
+
+// throughputBefore is provisioned throughput as it was before an
+// UpdateTable: read and write capacity units and the decreases made
+// today.
+type throughputBefore struct {
+	read, write, decreases int64
+}
+
+// changeTable applies an UpdateTable to its table's descriptor in tx and
+// says what it changed.
+func (e *Engine) changeTable(ctx context.Context, tx storage.Txn, in *api.UpdateTableInput) (*tableUpdate, error) {
+	// A fresh copy: cached descriptors are shared and never mutated.
+	t, err := tableToChange(tx, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	now := e.opts.Now()
+	u := &tableUpdate{t: t, before: throughputBefore{t.ReadCapacityUnits, t.WriteCapacityUnits, t.Throughput.DecreasesToday(now)}}
+	if t.Status(now) == catalog.StatusCreating {
+		return nil, ddberr.New(ddberr.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: "+t.Name)
+	}
+	// A switch to PAY_PER_REQUEST in this request (GSI throughput
+	// alongside it has a message of its own).
+	switchToPPR := in.BillingMode != nil && *in.BillingMode == catalog.BillingPayPerRequest && t.BillingMode != catalog.BillingPayPerRequest
+	u.switched = in.BillingMode != nil && *in.BillingMode != t.BillingMode
+	if u.updating, err = e.changeThroughput(ctx, t, in); err != nil {
+		return nil, err
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		if err := e.changeStream(tx, t, *ss.StreamEnabled, ss.StreamViewType); err != nil {
+			return nil, err
+		}
+	}
+	if o := in.OnDemandThroughput; o != nil {
+		if err := e.changeOnDemandThroughput(ctx, t, o); err != nil {
+			return nil, err
+		}
+	}
+	if tc := in.TableClass; tc != nil {
+		// A change answers UPDATING with the old class; the class it
+		// already has (STANDARD when never set) changes nothing.
+		if err := checkTableClassBudget(t, now); err != nil {
+			return nil, err
+		}
+		u.updating = true
+		u.classBefore, u.classChangedBefore = t.TableClass, t.TableClassChanged
+		if *tc != cmp.Or(t.TableClass, "STANDARD") {
+			t.TableClass, t.TableClassChanged = *tc, now.UnixNano()
+			t.TableClassChanges = append(t.TableClassChanges, now.UnixNano())
+		}
+	}
+	if dp := in.DeletionProtectionEnabled; dp != nil {
+		// Applied at once; the table stays ACTIVE
+		// (docs/research-control-plane.md §6.5).
+		t.DeletionProtection = *dp
+	}
+	for _, gu := range in.GlobalSecondaryIndexUpdates {
+		if err := e.changeIndex(ctx, u, &gu, in.AttributeDefinitions, switchToPPR); err != nil {
+			return nil, err
+		}
+	}
+	return u, catalog.Put(tx, t)
+}
+
+// changeIndex applies one GlobalSecondaryIndexUpdates action to u's
+// table: Create, Delete, or Update (throughput or on-demand caps); defs
+// are the request's AttributeDefinitions, switchToPPR says the request
+// switches the table to PAY_PER_REQUEST.
+func (e *Engine) changeIndex(ctx context.Context, u *tableUpdate, gu *api.GlobalSecondaryIndexUpdate, defs []api.AttributeDefinition, switchToPPR bool) error {
+	var err error
+	switch {
+	case gu.Create != nil:
+		if u.created, err = e.createIndex(u.t, gu.Create, defs); err != nil {
+			return err
+		}
+		return e.checkTableMax(ctx, u.created.ReadCapacityUnits, u.created.WriteCapacityUnits)
+	case gu.Delete != nil:
+		u.deleted, err = deleteIndex(u.t, *gu.Delete.IndexName)
+		return err
+	case gu.Update != nil:
+		ix, err := findGSI(u.t, *gu.Update.IndexName, "update")
+		if err != nil {
+			return err
+		}
+		now := e.opts.Now()
+		if u.indexesBefore == nil {
+			u.indexesBefore = map[string]throughputBefore{}
+		}
+		u.indexesBefore[ix.Name] = throughputBefore{ix.ReadCapacityUnits, ix.WriteCapacityUnits, ix.Throughput.DecreasesToday(now)}
+		if pt := gu.Update.ProvisionedThroughput; pt != nil && pt.ReadCapacityUnits != nil && pt.WriteCapacityUnits != nil {
+			if err := e.checkTableMax(ctx, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
+				return err
+			}
+		}
+		return updateIndexThroughput(u.t, ix, gu.Update, switchToPPR, now)
+	}
+	return nil
+}
+
+// describeUpdate is UpdateTable's response: the table as changed, but as
+// DynamoDB answers an update in progress: UPDATING, and the throughput,
+// table class and index throughput being replaced still shown.
+func (e *Engine) describeUpdate(ctx context.Context, in *api.UpdateTableInput, u *tableUpdate) (*api.TableDescriptionOutput, error) {
+	t := u.t
 	st, err := e.tableStats(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	d := e.describe(ctx, t, st)
 	d.WarmRead, d.WarmWrite = 0, 0
-	if created != nil || deleted != nil || in.StreamSpecification != nil || updating {
+	if u.created != nil || u.deleted != nil || in.StreamSpecification != nil || u.updating {
 		d.TableStatus = "UPDATING"
 	}
-	if switched {
+	if u.switched {
 		// DynamoDB's response to a switch has the new BillingModeSummary
 		// without LastUpdateToPayPerRequestDateTime; DescribeTable shows it
 		// (docs/research-control-plane.md §6.7).
@@ -146,33 +190,33 @@ func (e *Engine) UpdateTable(ctx context.Context, in *api.UpdateTableInput) (*ap
 	}
 	if in.TableClass != nil {
 		// The response still shows the class being replaced.
-		d.TableClass, d.TableClassUpdated = oldClass, 0
-		if oldClassAt != 0 {
-			d.TableClassUpdated = epochSeconds(oldClassAt)
+		d.TableClass, d.TableClassUpdated = u.classBefore, 0
+		if u.classChangedBefore != 0 {
+			d.TableClassUpdated = epochSeconds(u.classChangedBefore)
 		}
 	}
-	if updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil && in.TableClass == nil {
+	if u.updating && t.BillingMode != catalog.BillingPayPerRequest && in.BillingMode == nil && in.TableClass == nil {
 		// The response still shows the throughput being replaced and the
 		// decreases before this one, with the new change's time.
-		d.ReadCapacityUnits, d.WriteCapacityUnits = oldRead, oldWrite
-		d.Throughput.DecreasesToday = oldDecreases
+		d.ReadCapacityUnits, d.WriteCapacityUnits = u.before.read, u.before.write
+		d.Throughput.DecreasesToday = u.before.decreases
 	}
 	for _, id := range d.GlobalSecondaryIndexes {
-		if created != nil && id.IndexName == created.Name {
+		if u.created != nil && id.IndexName == u.created.Name {
 			f := false
 			id.Backfilling = &f
 			id.IndexStatus = catalog.IndexCreating
 		}
-		if old, ok := oldThroughput[id.IndexName]; ok {
+		if old, ok := u.indexesBefore[id.IndexName]; ok {
 			// The response still shows the throughput being replaced.
 			id.IndexStatus = catalog.IndexUpdating
-			id.ReadCapacityUnits, id.WriteCapacityUnits = old[0], old[1]
-			id.Throughput.DecreasesToday = old[2]
+			id.ReadCapacityUnits, id.WriteCapacityUnits = old.read, old.write
+			id.Throughput.DecreasesToday = old.decreases
 		}
 		id.WarmRead, id.WarmWrite = 0, 0
 	}
-	if deleted != nil {
-		id := indexDescription(d.TableArn, deleted, e.opts.Now())
+	if u.deleted != nil {
+		id := indexDescription(d.TableArn, u.deleted, e.opts.Now())
 		id.IndexStatus = catalog.IndexDeleting
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, id)
 	}
@@ -449,13 +493,6 @@ func updateIndexThroughput(t *catalog.Table, ix *catalog.Index, u *api.Secondary
 		}
 		ix.ReadCapacityUnits, ix.WriteCapacityUnits = r, w
 	}
-	if o := u.OnDemandThroughput; o != nil {
-		if o.MaxReadRequestUnits != nil {
-			ix.MaxReadRequestUnits = *o.MaxReadRequestUnits
-		}
-		if o.MaxWriteRequestUnits != nil {
-			ix.MaxWriteRequestUnits = *o.MaxWriteRequestUnits
-		}
-	}
+	applyOnDemand(u.OnDemandThroughput, &ix.MaxReadRequestUnits, &ix.MaxWriteRequestUnits)
 	return nil
 }

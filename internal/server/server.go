@@ -17,7 +17,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -488,26 +487,59 @@ func renderError(dst []byte, err error, log *slog.Logger, id, op string) ([]byte
 		}
 		dst = wire.AppendString(dst, e.Message)
 	}
-	for _, k := range sortedFieldNames(e.Fields) {
-		dst = append(dst, ',')
-		dst = wire.AppendString(dst, k)
-		dst = append(dst, ':')
-		dst = append(dst, e.Fields[k]...)
+	if e.CancellationReasons != nil {
+		dst = appendCancellationReasons(append(dst, `,"CancellationReasons":`...), e.CancellationReasons)
+	}
+	if e.Item != nil {
+		dst = append(append(dst, `,"Item":`...), e.Item...)
+	}
+	if e.ThrottlingReasons != nil {
+		// ThrottlingException spells the member with a lower-case t
+		// (docs/research-throttling.md §2).
+		member := `,"ThrottlingReasons":[`
+		if e.Code == ddberr.ThrottlingException {
+			member = `,"throttlingReasons":[`
+		}
+		dst = append(dst, member...)
+		for i, r := range e.ThrottlingReasons {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = wire.AppendString(append(dst, `{"reason":`...), r.Reason)
+			dst = wire.AppendString(append(dst, `,"resource":`...), r.Resource)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
 	return dst, e.Code.Status()
 }
 
-func sortedFieldNames(m map[string][]byte) []string {
-	if len(m) == 0 {
-		return nil
+// appendCancellationReasons appends a TransactionCanceledException's
+// CancellationReasons array: each reason's Code ("None" when empty),
+// then its Message and Item when set.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CancellationReason.html
+func appendCancellationReasons(dst []byte, reasons []ddberr.CancellationReason) []byte {
+	dst = append(dst, '[')
+	for i, r := range reasons {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		code := r.Code
+		if code == "" {
+			code = "None"
+		}
+		dst = wire.AppendString(append(dst, `{"Code":`...), code)
+		if r.Message != "" {
+			dst = wire.AppendString(append(dst, `,"Message":`...), r.Message)
+		}
+		if r.Item != nil {
+			dst = append(append(dst, `,"Item":`...), r.Item...)
+		}
+		dst = append(dst, '}')
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return append(dst, ']')
 }
 
 // requestIDs makes DynamoDB-style request ids: 52 characters of [0-9A-Z],

@@ -7,6 +7,7 @@ package faultstore
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dynago/dynago/internal/storage"
@@ -15,7 +16,9 @@ import (
 var _ storage.Store = (*Store)(nil)
 
 // Store is a storage.Store whose calls can be made to fail. Set the hooks
-// before the store is used; the counters are safe for concurrent use.
+// before the store is shared, or through Hook while it is in use (an
+// engine reads its store from background goroutines); the counters are
+// safe for concurrent use.
 type Store struct {
 	storage.Store
 
@@ -27,7 +30,25 @@ type Store struct {
 	// transaction is rolled back, nothing written.
 	OnCommit func(n int64) error
 
+	mu              sync.Mutex // guards the hooks while Hook runs
 	begins, commits atomic.Int64
+}
+
+// Hook runs set with the store's hooks locked, so that a test may change
+// OnBegin and OnCommit while other goroutines use the store:
+//
+//	fs.Hook(func(s *faultstore.Store) { s.OnCommit = nil })
+func (s *Store) Hook(set func(s *Store)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	set(s)
+}
+
+// hooks returns the current hooks.
+func (s *Store) hooks() (onBegin func(int64, storage.Mode) error, onCommit func(int64) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.OnBegin, s.OnCommit
 }
 
 // Wrap returns a Store over s with no hooks.
@@ -39,8 +60,8 @@ func (s *Store) Commits() int64 { return s.commits.Load() }
 // Begin implements storage.Store, through OnBegin.
 func (s *Store) Begin(ctx context.Context, mode storage.Mode) (storage.Txn, error) {
 	n := s.begins.Add(1)
-	if s.OnBegin != nil {
-		if err := s.OnBegin(n, mode); err != nil {
+	if onBegin, _ := s.hooks(); onBegin != nil {
+		if err := onBegin(n, mode); err != nil {
 			return nil, err
 		}
 	}
@@ -59,8 +80,8 @@ type txn struct {
 
 func (t *txn) Commit() error {
 	n := t.s.commits.Add(1)
-	if t.s.OnCommit != nil {
-		if err := t.s.OnCommit(n); err != nil {
+	if _, onCommit := t.s.hooks(); onCommit != nil {
+		if err := onCommit(n); err != nil {
 			t.Txn.Rollback()
 			return err
 		}
