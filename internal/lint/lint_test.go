@@ -291,6 +291,13 @@ func TestImportDirection(t *testing.T) {
 				if slices.Contains(forbidden[rel], p) {
 					t.Errorf("%s imports %s", f, p)
 				}
+				// The design tools (check, analyze, gengo, interop, run)
+				// stand on the model (internal/design) and its sample
+				// data, not on each other.
+				if strings.HasPrefix(rel, "internal/design/") && strings.HasPrefix(p, "internal/design/") &&
+					p != "internal/design/sample" && p != "internal/design/designtest" {
+					t.Errorf("%s imports %s: a design tool imports only the model and internal/design/sample", f, p)
+				}
 			}
 		}
 	}
