@@ -136,7 +136,7 @@ func (e *Engine) backfill(ctx context.Context, name string, table uint64, ixNum 
 			}
 			it, err := tx.Scan(start, hi, false)
 			if err != nil {
-				return err
+				return fmt.Errorf("backfill of %s: scan: %w", name, err)
 			}
 			var keys [][]byte
 			for len(keys) < batch && it.Next() {

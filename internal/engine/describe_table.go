@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -232,7 +233,7 @@ func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (tableStats, 
 		}
 		it, err := tx.Scan(lo, hi, false)
 		if err != nil {
-			return err
+			return fmt.Errorf("table statistics of %s: scan: %w", t.Name, err)
 		}
 		for it.Next() {
 			s, ok := keycodec.KeySpace(it.Key())

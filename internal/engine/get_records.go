@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"strconv"
 	"time"
@@ -106,7 +107,7 @@ func (e *Engine) readRecords(ctx context.Context, it shardIterator, st *catalog.
 		}
 		scan, err := tx.Scan(lower, shardPrefix(st.Number, sh.Number+1), false)
 		if err != nil {
-			return err
+			return fmt.Errorf("read shard %s: %w", sh.ID, err)
 		}
 		defer scan.Close() // again after the explicit Close: harmless
 		pos, full, closed, bytesOut := it.stamp, false, sh.Closed != 0, 0

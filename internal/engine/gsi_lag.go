@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"github.com/dynago/dynago/internal/catalog"
 	"github.com/dynago/dynago/internal/keycodec"
@@ -172,7 +173,7 @@ func (e *Engine) propagateDue() error {
 				for _, r := range [][2][]byte{{legacy, hi}, {lo, legacy}} {
 					it, err := tx.Scan(r[0], r[1], false)
 					if err != nil {
-						return err
+						return fmt.Errorf("GSI propagation queue: scan: %w", err)
 					}
 					pending := false
 					for it.Next() {
@@ -211,7 +212,7 @@ func (e *Engine) propagateDue() error {
 						if errors.Is(err, storage.ErrNotFound) {
 							continue
 						}
-						return err
+						return fmt.Errorf("GSI propagation queue: read %x: %w", d.key, err)
 					}
 					_, changes, err := queuedAt(d.key, d.value, len(lo))
 					if err != nil {

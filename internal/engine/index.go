@@ -470,11 +470,11 @@ func (e *Engine) updateCollection(tx storage.Txn, t *catalog.Table, pk attr.Valu
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 	case err != nil:
-		return 0, err
+		return 0, fmt.Errorf("read item collection size of %s: %w", t.Name, err)
 	default:
 		n, w := binary.Varint(raw)
 		if w <= 0 {
-			return 0, errCorruptItem
+			return 0, fmt.Errorf("item collection size of %s: %w", t.Name, errCorruptItem)
 		}
 		size = n
 	}

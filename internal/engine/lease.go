@@ -53,7 +53,7 @@ func (e *Engine) holdLease(ctx context.Context, duty string, ttl time.Duration) 
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 		case err != nil:
-			return err
+			return fmt.Errorf("read lease %q: %w", key, err)
 		case len(v) != 16:
 			return fmt.Errorf("corrupt lease %q: %x", key, v)
 		default:
@@ -111,7 +111,7 @@ func (e *Engine) releaseLease(ctx context.Context, duty string) {
 			return nil
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("read lease %q: %w", key, err)
 		}
 		if len(v) == 16 && binary.BigEndian.Uint64(v) == e.nodeID {
 			return tx.Delete(key)

@@ -205,7 +205,7 @@ func (e *Engine) stream(tx storage.Txn, table, label string) (*catalog.Stream, e
 		return nil, catalog.ErrStreamNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read stream %s/%s: %w", table, label, err)
 	}
 	return e.streams.get(string(key), raw, catalog.DecodeStream)
 }

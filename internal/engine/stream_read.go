@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"strings"
 	"time"
@@ -68,7 +69,7 @@ func shardEnds(tx storage.Txn, stream uint64, shard uint32) (first, last []byte,
 	for _, reverse := range []bool{false, true} {
 		it, err := tx.Scan(lower, upper, reverse)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("shard %d of stream %d: scan: %w", shard, stream, err)
 		}
 		stamp := make([]byte, storage.StampLen)
 		if it.Next() {
@@ -104,7 +105,7 @@ func trimHorizon(tx storage.Txn, stream uint64, shard uint32) ([]byte, error) {
 		return make([]byte, storage.StampLen), nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("trim horizon of shard %d of stream %d: %w", shard, stream, err)
 	}
 	if len(v) != 1+storage.StampLen || v[0] != markTrim {
 		return nil, errCorruptRecord

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -148,7 +149,7 @@ func (e *Engine) upkeepDue(ctx context.Context, st *catalog.Stream, now time.Tim
 func hasRecords(tx storage.Txn, stream uint64, shard uint32) (bool, error) {
 	it, err := tx.Scan(append(trimKey(stream, shard), 0), shardPrefix(stream, shard+1), true)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("shard %d of stream %d: scan: %w", shard, stream, err)
 	}
 	defer it.Close()
 	has := it.Next() && len(it.Value()) > 0 && it.Value()[0] != markOpen
@@ -227,7 +228,7 @@ func (e *Engine) trimShard(ctx context.Context, st *catalog.Stream, shard uint32
 			lower := append(trimKey(st.Number, shard), 0)
 			it, err := tx.Scan(lower, shardPrefix(st.Number, shard+1), false)
 			if err != nil {
-				return err
+				return fmt.Errorf("trim shard %d of stream %d: scan: %w", shard, st.Number, err)
 			}
 			defer it.Close()
 			var last []byte

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
@@ -31,7 +32,7 @@ func readToken(tx storage.Txn, key []byte) (token, bool, error) {
 		return token{}, false, nil
 	}
 	if err != nil {
-		return token{}, false, err
+		return token{}, false, fmt.Errorf("read client request token: %w", err)
 	}
 	if len(raw) < 40 {
 		return token{}, false, errors.New("engine: corrupt client request token")

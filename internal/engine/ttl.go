@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -147,7 +148,7 @@ func (e *Engine) sweepTable(ctx context.Context, t *catalog.Table) (int, error) 
 		lo, hi := keycodec.SpaceBounds(space(t))
 		it, err := tx.Scan(lo, hi, false)
 		if err != nil {
-			return err
+			return fmt.Errorf("TTL sweep of %s: scan: %w", t.Name, err)
 		}
 		defer it.Close()
 		for it.Next() {
