@@ -10,7 +10,7 @@ import "context"
 // Interceptor must be safe for concurrent use.
 //
 // A request meets it only once it is a valid call: routed to an
-// operation dynago serves, authenticated, its body decoded and validated
+// operation dynago serves, authenticated, its body decoded and prepared
 // (what DynamoDB checks without the table). A request refused before that
 // (an unknown target, a bad signature, a body that is not JSON, a
 // ValidationException) reaches neither method.
@@ -19,8 +19,8 @@ type Interceptor interface {
 	// request's context, the operation's name (its X-Amz-Target without
 	// the service prefix: "Query", "GetRecords") and its input: a pointer
 	// to package api's input struct for the operation (*api.QueryInput,
-	// *api.BatchWriteItemInput...), decoded and validated, which Before
-	// must not change.
+	// *api.BatchWriteItemInput...), decoded and prepared (api.Request),
+	// which Before must not change.
 	//
 	// A nil error lets the request run. A non-nil error refuses it: the
 	// engine does not run it, After is not called, and the error is the
