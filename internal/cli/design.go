@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -157,7 +158,7 @@ type designRunOptions struct {
 }
 
 // tableName is DynamoDB's table name rule.
-var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`) })
 
 func newDesignRunCommand(stdout io.Writer) *cobra.Command {
 	var o designRunOptions
@@ -197,7 +198,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	if o.items < 1 || o.items > 1000 {
 		return usageError{fmt.Errorf("--items must be from 1 to 1000")}
 	}
-	if o.table != "" && !tableName.MatchString(o.table) {
+	if o.table != "" && !tableName().MatchString(o.table) {
 		return usageError{fmt.Errorf("--table %q: a table name has 3 to 255 letters, digits, '_', '-' or '.'", o.table)}
 	}
 	d, diags, err := design.Load(file)

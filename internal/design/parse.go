@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -19,7 +20,7 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		line := 1
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
 		p.errorf(Pos{File: file, Line: line, Col: 1}, "not YAML: %v", strings.TrimPrefix(err.Error(), "yaml: "))
@@ -159,7 +160,7 @@ func (p *parser) skew(name string, n *yaml.Node) Skew {
 }
 
 // yamlLine finds the line number in a YAML parser error.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 type parser struct {
 	file  string
@@ -316,14 +317,14 @@ func (p *parser) keyAttrs(n *yaml.Node, what string) []KeyAttr {
 // namePattern is DynamoDB's table and index name rule.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`) })
 
 // name checks a table or index name.
 func (p *parser) name(n *yaml.Node, at Pos, what, name string) {
 	if n != nil {
 		at = p.pos(n)
 	}
-	if !namePattern.MatchString(name) {
+	if !namePattern().MatchString(name) {
 		p.errorf(at, "%s name %q: DynamoDB names have 3 to 255 letters, digits, '_', '-' or '.'", what, name)
 	}
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/base64"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,7 @@ import (
 // States and messages: docs/research-contributor-insights.md.
 
 // tableArnPattern is a table ARN: region, account, name.
-var tableArnPattern = regexp.MustCompile(`^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([a-zA-Z0-9_.-]{3,255})$`)
+var tableArnPattern = lazyRegexp(`^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([a-zA-Z0-9_.-]{3,255})$`)
 
 // tableNameOf returns the table name of a TableName member that may
 // also be a table ARN (arn:aws:dynamodb:<region>:<account>:table/<name>).
@@ -28,7 +27,7 @@ var tableArnPattern = regexp.MustCompile(`^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{
 // whole: no table has that name, so the caller answers
 // ResourceNotFoundException naming it.
 func (e *Engine) tableNameOf(ctx context.Context, s string) string {
-	m := tableArnPattern.FindStringSubmatch(s)
+	m := tableArnPattern().FindStringSubmatch(s)
 	if m == nil || m[1] != e.region(ctx) || m[2] != e.opts.AccountID {
 		return s
 	}

@@ -109,7 +109,7 @@ type PartitionInsights struct {
 // missing table ResourceNotFoundException.
 func (e *Engine) Insights(ctx context.Context, table string, window time.Duration, n int) (*InsightsReport, error) {
 	name := e.tableNameOf(ctx, table)
-	if !tableArnPattern.MatchString(table) {
+	if !tableArnPattern().MatchString(table) {
 		in := api.TableNameInput{TableName: &name}
 		if err := in.Prepare(); err != nil {
 			return nil, err

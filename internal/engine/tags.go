@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dynago/dynago/internal/api"
 	"github.com/dynago/dynago/internal/catalog"
@@ -28,11 +29,11 @@ const (
 
 // tagText is the character set DynamoDB accepts in tag keys and values:
 // letters of any script, digits, white space and + - = . _ : / @.
-var tagText = regexp.MustCompile(`^[\p{L}\p{N}\p{Z}\s+\-=._:/@]*$`)
+var tagText = lazyRegexp(`^[\p{L}\p{N}\p{Z}\s+\-=._:/@]*$`)
 
 // resourceArnPattern is an ARN: partition, service, region, account and
 // resource.
-var resourceArnPattern = regexp.MustCompile(`^arn:([^:]*):([^:]*):([^:]*):([^:]*):(.*)$`)
+var resourceArnPattern = lazyRegexp(`^arn:([^:]*):([^:]*):([^:]*):([^:]*):(.*)$`)
 
 // tagTarget is the resource a tagging request names: a table, or, when
 // stream is set, the stream with that label on the table.
@@ -47,7 +48,7 @@ func (e *Engine) taggedResource(ctx context.Context, arn string) (tagTarget, err
 	if !strings.HasPrefix(arn, "arn:") {
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " + arn)
 	}
-	m := resourceArnPattern.FindStringSubmatch(arn)
+	m := resourceArnPattern().FindStringSubmatch(arn)
 	if m == nil || m[2] != "dynamodb" {
 		return tagTarget{}, ddberr.Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + arn)
 	}
@@ -102,7 +103,7 @@ func checkTagKey(key string) error {
 	if strings.HasPrefix(strings.ToLower(key), "aws:") {
 		return ddberr.Validation("Tag Key cannot be prefixed with aws:, Key: " + key)
 	}
-	if !tagText.MatchString(key) {
+	if !tagText().MatchString(key) {
 		return ddberr.Validation("The Tag Key provided is invalid, Key: " + key)
 	}
 	return nil
@@ -124,7 +125,7 @@ func (e *Engine) TagResource(ctx context.Context, in *api.TagResourceInput) (api
 		if err := checkTagKey(*t.Key); err != nil {
 			return api.EmptyOutput{}, err
 		}
-		if !tagText.MatchString(*t.Value) {
+		if !tagText().MatchString(*t.Value) {
 			return api.EmptyOutput{}, ddberr.Validation("The Tag Value provided is invalid, Value: " + *t.Value)
 		}
 		if seen[*t.Key] {
@@ -262,4 +263,11 @@ func tagIndex(tags []catalog.Tag, key string) int {
 		}
 	}
 	return -1
+}
+
+// lazyRegexp compiles expr on first use rather than at program start: the
+// server's start pays for no pattern it does not use (tagText's Unicode
+// classes alone took about a millisecond of package init).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

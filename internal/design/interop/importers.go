@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dynago/dynago/internal/design"
 )
@@ -28,7 +29,7 @@ import (
 //     access_patterns), whose access patterns become the design's.
 
 // varNotation matches ${var} (OneTable) and {var} (MCP) template variables.
-var varNotation = regexp.MustCompile(`\$?\{([A-Za-z_][A-Za-z0-9_.\-]*)\}`)
+var varNotation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$?\{([A-Za-z_][A-Za-z0-9_.\-]*)\}`) })
 
 // convertTemplate rewrites a ${var} or {var} template in the seeds' <var>
 // notation.
@@ -36,7 +37,7 @@ func convertTemplate(s string) (design.Template, error) {
 	if strings.ContainsAny(s, "<>") {
 		return design.Template{}, fmt.Errorf("template %q has < or >, which design templates keep for variables", s)
 	}
-	converted := varNotation.ReplaceAllString(s, "<$1>")
+	converted := varNotation().ReplaceAllString(s, "<$1>")
 	if strings.ContainsAny(converted, "{}") {
 		return design.Template{}, fmt.Errorf("template %q has a { or } that is not a {variable}", s)
 	}
