@@ -16,12 +16,12 @@ import (
 // and the transactional put goes through TransactWriteItems.
 func TestGenerated_Counters(t *testing.T) {
 	ctx := context.Background()
-	ep, stop, err := inproc.Start()
+	srv, err := inproc.Start(inproc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
-	db := inproc.Client(ep)
+	defer srv.Close()
+	db := srv.Client()
 	d, diags, err := design.Load("../../../internal/design/gengo/testdata/counters.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)

@@ -23,12 +23,12 @@ import (
 // by its key prefix.
 func TestGenerated_Orders(t *testing.T) {
 	ctx := context.Background()
-	ep, stop, err := inproc.Start()
+	srv, err := inproc.Start(inproc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
-	db := inproc.Client(ep)
+	defer srv.Close()
+	db := srv.Client()
 	d, diags, err := design.Load("../../orders.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)

@@ -18,12 +18,12 @@ import (
 // the design's own CreateTable.
 func setup(t *testing.T) *shop.Client {
 	t.Helper()
-	ep, stop, err := inproc.Start()
+	srv, err := inproc.Start(inproc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(stop)
-	db := inproc.Client(ep)
+	t.Cleanup(func() { srv.Close() })
+	db := srv.Client()
 	d, diags, err := design.Load("../../../internal/design/check/testdata/ok.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
