@@ -8,7 +8,7 @@
 //	func TestOrders(t *testing.T) {
 //		srv := dynagotest.New(t)
 //		db := srv.Client() // *dynamodb.Client
-//		_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{...})
+//		_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{...})
 //		...
 //	}
 //
