@@ -94,7 +94,7 @@ func TestNew_Isolated(t *testing.T) {
 	resp.Body.Close()
 	createTable(t, a.Client(), "tbl", false, false)
 	put(t, a.Client(), "tbl", map[string]types.AttributeValue{"id": s("1")})
-	if a.Client() != a.Client() {
+	if c1, c2 := a.Client(), a.Client(); c1 != c2 {
 		t.Error("Client returned two clients")
 	}
 	if _, err := b.Client().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")}); errorCode(err) != "ResourceNotFoundException" {
