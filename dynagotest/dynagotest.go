@@ -118,8 +118,9 @@ func (s *Server) Endpoint() string { return s.s.Endpoint() }
 // from Config on the first call; every call returns the same client. A
 // request that gets no answer within 10 s fails; a failed one (a
 // throttled request, a lost connection) is retried up to 3 attempts in
-// all, at most 100 ms apart. A call that must see the first error, such
-// as a test of throttling, passes
+// all, at most 100 ms apart, without the SDK's retry quota (which would
+// stop retrying after many failures). A call that must see the first
+// error, such as a test of throttling, passes
 //
 //	func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }
 func (s *Server) Client() *dynamodb.Client { return s.s.Client() }

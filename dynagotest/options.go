@@ -134,9 +134,11 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithTTLSweep sets how often the server deletes items past their Time to
-// Live (the table's TTL attribute, a number of seconds since the Unix
-// epoch, earlier than the clock's now), as dynago serve --ttl-sweep does;
-// deletions appear in the table's stream as DynamoDB's TTL deletions do.
+// Live, as dynago serve --ttl-sweep does: items whose TTL attribute is a
+// Number of seconds since the Unix epoch before the clock's now (and not
+// over five years before, as DynamoDB ignores those). Deletions go through
+// the normal delete path, so indexes follow, and appear in the table's
+// stream as DynamoDB's TTL deletions do. The first sweep runs d after New.
 // The default is every 5 s (DynamoDB deletes within days); 0 never
 // deletes. A negative d fails New.
 func WithTTLSweep(d time.Duration) Option {
@@ -152,9 +154,9 @@ func WithTTLSweep(d time.Duration) Option {
 // stays open before a child shard continues it, as dynago serve
 // --stream-rollover does (DynamoDB: about 4 hours, the default), so that a
 // consumer's handling of shard lineage can be tested in milliseconds.
-// Shards are rolled over and records past 24 hours trimmed every d/4 (at
-// most every second), by the server's clock (WithClock). d must be
-// positive.
+// Shards are rolled over, and records past 24 hours trimmed, every d/4 or
+// every second, whichever is more often, by the server's clock
+// (WithClock). d must be positive.
 func WithStreamRollover(d time.Duration) Option {
 	return func(o *options) {
 		if d <= 0 {
