@@ -2,6 +2,7 @@
 # Runs dynago's whole test suite: gofmt, go vet and staticcheck (a pinned
 # version, installed when missing), Go tests (race detector on), the
 # engine's and server's tests again on TiKV (client-go's mock cluster),
+# the Go SDK suite again against in-process servers (dynagotest),
 # then the end-to-end compatibility suites (AWS CLI, boto3, JavaScript SDK
 # v3, dynamodb-admin in headless Chromium), the ../shared/cases corpus and
 # the ../shared/conformance suite (when present) against a freshly built "dynago serve --in-memory", the
@@ -35,6 +36,12 @@ go test -race -count=1 ./...
 
 echo "== the engine's and the server's tests again on TiKV (client-go's mock cluster)"
 DYNAGO_TEST_STORAGE=tikv go test -race -count=1 ./internal/engine/ ./internal/server/
+
+# The Go SDK suite once more with its in-memory servers inside the test
+# process (dynagotest), so that the servers run under the race detector
+# too; the tests that need a process (data directory, crash, TLS) repeat.
+echo "== compat/gosdk again with in-process servers (DYNAGO_GOSDK_SERVER=inproc: dynagotest)"
+DYNAGO_GOSDK_SERVER=inproc go test -race -count=1 ./compat/gosdk/
 
 echo "== build dynago"
 tmp=$(mktemp -d)

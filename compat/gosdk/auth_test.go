@@ -62,7 +62,7 @@ func startStrict(t *testing.T) (string, *http.Client) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(binary, "serve", "--addr", addr, "--log-level", "warn", "--in-memory",
+	cmd := exec.Command(dynago(t), "serve", "--addr", addr, "--log-level", "warn", "--in-memory",
 		"--credentials", creds, "--tls-cert", certFile, "--tls-key", keyFile)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -222,12 +222,12 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	endpoint, where := o.endpoint, o.endpoint
 	opts := dynamodb.Options{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("dynago", "dynago", "")}
 	if endpoint == "" {
-		ep, stop, err := inproc.Start()
+		srv, err := inproc.Start(inproc.Options{})
 		if err != nil {
 			return err
 		}
-		defer stop()
-		endpoint, where = ep, ep+" (in-process dynago)"
+		defer srv.Close()
+		endpoint, where = srv.Endpoint(), srv.Endpoint()+" (in-process dynago)"
 	} else {
 		if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return usageError{fmt.Errorf("--endpoint must be an http(s) URL, not %q", endpoint)}

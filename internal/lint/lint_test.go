@@ -253,13 +253,15 @@ func TestProductionCodeImportsNoTestHelpers(t *testing.T) {
 }
 
 // TestImportDirection: the edges between packages (issue 21). Only the
-// command line and the in-process helper build a server; only main runs
-// the command line, and only it wires in the design traffic classifier;
+// command line and the in-process helper (behind design run and
+// dynagotest) build a server and wire in the design traffic classifier;
+// only main runs the command line;
 // the request shapes (api) do not depend on how they are evaluated
 // (eval). A rule is a package, the imports it may not have, and the
 // packages allowed to break it. Beyond direct imports, the HTTP edge
 // (server) links, through any path, neither the design tools (design and
-// its subpackages) nor the AWS SDK they use (go list -deps).
+// its subpackages) nor the AWS SDK they use, and the production binary
+// (cmd/dynago) links neither dynagotest nor "testing" (go list -deps).
 func TestImportDirection(t *testing.T) {
 	const mod = "github.com/dynago/dynago/"
 	rules := []struct {
@@ -268,7 +270,7 @@ func TestImportDirection(t *testing.T) {
 	}{
 		{"internal/server", []string{"internal/cli", "internal/inproc"}},
 		{"internal/cli", []string{"cmd/dynago"}},
-		{"internal/designtraffic", []string{"internal/cli"}},
+		{"internal/designtraffic", []string{"internal/cli", "internal/inproc"}},
 	}
 	forbidden := map[string][]string{ // directory → imports it may not have
 		"internal/api": {"internal/eval", "internal/engine", "internal/server"},
@@ -303,6 +305,7 @@ func TestImportDirection(t *testing.T) {
 	}
 	linked := map[string][]string{ // package → what it may not link, directly or not
 		"internal/server": {mod + "internal/design", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go"},
+		"cmd/dynago":      {mod + "dynagotest", "testing"},
 	}
 	for pkg, never := range linked {
 		cmd := exec.Command("go", "list", "-deps", "./"+pkg)

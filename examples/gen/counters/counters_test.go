@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/dynago/dynago/dynagotest"
 	"github.com/dynago/dynago/examples/gen/counters"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/design/run"
-	"github.com/dynago/dynago/internal/inproc"
 )
 
 // TestGenerated_Counters runs the code gen-go wrote for a partition-key-
@@ -16,12 +16,7 @@ import (
 // and the transactional put goes through TransactWriteItems.
 func TestGenerated_Counters(t *testing.T) {
 	ctx := context.Background()
-	ep, stop, err := inproc.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	db := inproc.Client(ep)
+	db := dynagotest.New(t).Client()
 	d, diags, err := design.Load("../../../internal/design/gengo/testdata/counters.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)

@@ -2,33 +2,34 @@ package orders_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynago/dynago/dynagotest"
 	"github.com/dynago/dynago/examples/gen/orders"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/design/run"
-	"github.com/dynago/dynago/internal/inproc"
 )
 
 // TestGenerated_Orders runs the code dynago design gen-go wrote for seed
 // 001's design (examples/orders.design.yaml) against dynago: the write
 // patterns, a customer's collection decoded by the discriminator, an
 // order's items, the order by ID through GSI1, the open orders over
-// GSI2's ten shards, and Decode telling an EmailGuard (no discriminator)
-// by its key prefix.
+// GSI2's ten shards, each request one of the design's declared patterns
+// (the traffic report of dynagotest.WithDesign), and Decode telling an
+// EmailGuard (no discriminator) by its key prefix.
 func TestGenerated_Orders(t *testing.T) {
 	ctx := context.Background()
-	ep, stop, err := inproc.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	db := inproc.Client(ep)
+	// The design attached, strict: the generated code's requests are
+	// classified against its patterns, and an undeclared Scan would fail.
+	srv := dynagotest.New(t, dynagotest.WithDesign("../../orders.design.yaml"), dynagotest.WithDesignStrict())
+	db := srv.Client()
 	d, diags, err := design.Load("../../orders.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
@@ -94,6 +95,7 @@ func TestGenerated_Orders(t *testing.T) {
 	if items != 3 || found != 1 || open != 12 {
 		t.Fatalf("order items %d, order by id %d, open orders %d", items, found, open)
 	}
+	checkDeclared(t, srv.Endpoint(), orders.TableName)
 	// Decode an item by its key prefix (EmailGuard has no discriminator).
 	out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(c.Table), Key: map[string]types.AttributeValue{
 		"PK": &types.AttributeValueMemberS{Value: orders.EmailGuardKeyPK("asha@example.com")},
@@ -105,5 +107,42 @@ func TestGenerated_Orders(t *testing.T) {
 	}
 	if _, err := orders.Decode(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "JUNK"}}); err == nil {
 		t.Fatal("Decode of an item of no entity")
+	}
+}
+
+// checkDeclared fails t unless every request the server saw on table was
+// one of its design's declared patterns and every item written matched an
+// entity's key templates (GET /design/traffic).
+func checkDeclared(t *testing.T, endpoint, table string) {
+	t.Helper()
+	resp, err := http.Get(endpoint + "/design/traffic?table=" + table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep struct {
+		Tables []struct {
+			Paths []struct {
+				Pattern, Path string
+				Declared      bool
+				Requests      int
+			}
+			UnmatchedItems    int
+			UnmatchedExamples []string
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil || len(rep.Tables) != 1 {
+		t.Fatalf("traffic report: %v %+v", err, rep)
+	}
+	tt := rep.Tables[0]
+	for _, p := range tt.Paths {
+		if !p.Declared {
+			t.Errorf("%d undeclared requests: %s", p.Requests, p.Path)
+		} else if p.Requests == 0 {
+			t.Errorf("pattern %s was not used", p.Pattern)
+		}
+	}
+	if tt.UnmatchedItems > 0 {
+		t.Errorf("%d items match no entity: %v", tt.UnmatchedItems, tt.UnmatchedExamples)
 	}
 }

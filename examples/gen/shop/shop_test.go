@@ -8,22 +8,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/dynago/dynago/dynagotest"
 	"github.com/dynago/dynago/examples/gen/shop"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/design/run"
-	"github.com/dynago/dynago/internal/inproc"
 )
 
 // setup starts an in-process dynago and creates the design's table with
 // the design's own CreateTable.
 func setup(t *testing.T) *shop.Client {
 	t.Helper()
-	ep, stop, err := inproc.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	db := inproc.Client(ep)
+	db := dynagotest.New(t).Client()
 	d, diags, err := design.Load("../../../internal/design/check/testdata/ok.design.yaml")
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
