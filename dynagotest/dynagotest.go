@@ -34,6 +34,19 @@
 // configuration for other clients, such as DynamoDB Streams':
 //
 //	streams := dynamodbstreams.NewFromConfig(srv.Config())
+//
+// As in DynamoDB, a table's stream has several shards at once (four, as
+// dynago serve's --stream-shards default), each item's records in the
+// shard of its partition key: a consumer reads every shard DescribeStream
+// lists, not the first alone. Expired items are returned by reads until
+// the TTL sweep deletes them (every 5 s unless WithTTLSweep says
+// otherwise), as DynamoDB returns them until its own deletion.
+//
+// The package is part of the module github.com/dynago/dynago, which needs
+// the Go version on its go.mod's go line; the first test build compiles
+// the server's storage engine (Pebble) too, a minute or two on a small
+// machine, cached after that. Examples are in example_test.go (go doc does
+// not print them; pkg.go.dev and go test -run Example do).
 package dynagotest
 
 import (

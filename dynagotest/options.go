@@ -128,7 +128,9 @@ func WithCreateDelay(d time.Duration) Option {
 // goroutines at once and must be safe for that; a clock that a test
 // advances keeps its time behind a mutex or an atomic. Request signing is
 // not affected: the client signs with the real time and the server does
-// not check signatures. A nil now is time.Now.
+// not check signatures. A nil now is time.Now. The TTL sweep still runs
+// on its own schedule (every 5 s by default): a test that moves its clock
+// past an item's expiry and waits for the deletion sets WithTTLSweep too.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.now = now }
 }
@@ -156,7 +158,7 @@ func WithTTLSweep(d time.Duration) Option {
 // consumer's handling of shard lineage can be tested in milliseconds.
 // Shards are rolled over, and records past 24 hours trimmed, every d/4 or
 // every second, whichever is more often, by the server's clock
-// (WithClock). d must be positive.
+// (WithClock). A d that is not positive fails New.
 func WithStreamRollover(d time.Duration) Option {
 	return func(o *options) {
 		if d <= 0 {
