@@ -108,8 +108,10 @@ func (s *Store) reopen(old *instance) error {
 	if err != nil {
 		return err
 	}
-	s.cur.Store(in)
+	// Counted before the new instance is current, so that whoever sees
+	// it healthy also sees the reopen counted.
 	s.reopens.Add(1)
+	s.cur.Store(in)
 	old.abandon(true)
 	return nil
 }
