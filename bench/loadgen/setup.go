@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -122,28 +124,68 @@ func ensureTable(ctx context.Context, c *dynamodb.Client, table string) error {
 	}
 }
 
+// preloadWorkers is how many BatchWriteItem requests preload keeps in
+// flight.
+const preloadWorkers = 8
+
 // preload writes the GetItem items and the query partition unless a probe
-// finds them already there.
+// finds them already there: BatchWriteItems of 25, preloadWorkers at a
+// time, each chunk made as it is sent (a load of millions of items never
+// holds them all). It reports the load's rate on standard error.
 func preload(ctx context.Context, c *dynamodb.Client, table string, items int) error {
 	if loaded(ctx, c, table, items) {
 		return nil
 	}
-	var reqs []types.WriteRequest
-	for i := 0; i < items; i++ {
-		pk, sk := getKey(i)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: makeItem(pk, sk, int64(i))}})
-	}
-	for i := 0; i < queryItems; i++ {
-		item := makeItem(queryPK, fmt.Sprintf("A#%04d", i), int64(i))
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-	}
-	for len(reqs) > 0 {
-		n := min(25, len(reqs))
-		if err := batchWrite(ctx, c, table, reqs[:n]); err != nil {
-			return err
+	total := items + queryItems
+	// item returns the i-th item of the load: the GetItem items, then the
+	// query partition.
+	item := func(i int) map[string]types.AttributeValue {
+		if i < items {
+			pk, sk := getKey(i)
+			return makeItem(pk, sk, int64(i))
 		}
-		reqs = reqs[n:]
+		return makeItem(queryPK, fmt.Sprintf("A#%04d", i-items), int64(i-items))
 	}
+	began := time.Now()
+	chunks := make(chan int)
+	errs := make(chan error, preloadWorkers)
+	var wg sync.WaitGroup
+	for range preloadWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for from := range chunks {
+				reqs := make([]types.WriteRequest, 0, 25)
+				for i := from; i < min(from+25, total); i++ {
+					reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item(i)}})
+				}
+				if err := batchWrite(ctx, c, table, reqs); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for from := 0; from < total; from += 25 {
+		select {
+		case chunks <- from:
+		case err = <-errs:
+			break feed
+		}
+	}
+	close(chunks)
+	wg.Wait()
+	if err == nil && len(errs) > 0 {
+		err = <-errs
+	}
+	if err != nil {
+		return err
+	}
+	took := time.Since(began)
+	fmt.Fprintf(os.Stderr, "loadgen: loaded %d items in %v (%.0f items/s, BatchWriteItem of 25, %d in flight)\n",
+		total, took.Round(time.Millisecond), float64(total)/took.Seconds(), preloadWorkers)
 	if !loaded(ctx, c, table, items) {
 		return errors.New("items not readable after loading them")
 	}
