@@ -26,21 +26,36 @@ func repoRoot(t *testing.T) string {
 
 // packages returns the non-test Go files of the module, by directory.
 func packages(t *testing.T) map[string][]string {
-	root := repoRoot(t)
 	pkgs := map[string][]string{}
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	for _, path := range goFiles(t, "") {
+		if !strings.HasSuffix(path, "_test.go") {
+			pkgs[filepath.Dir(path)] = append(pkgs[filepath.Dir(path)], path)
+		}
+	}
+	return pkgs
+}
+
+// goFiles returns every Go file under dir (relative to the repository
+// root), test files included, skipping testdata and hidden directories.
+func goFiles(t *testing.T, dir string) []string {
+	var files []string
+	root := filepath.Join(repoRoot(t), dir)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+		if d.IsDir() && path != root && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			pkgs[filepath.Dir(path)] = append(pkgs[filepath.Dir(path)], path)
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
 		}
 		return nil
 	})
-	return pkgs
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func TestEveryPackageHasADoc(t *testing.T) {

@@ -5,37 +5,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
 // maxParams is the most parameters a function under internal/ takes.
 const maxParams = 6
-
-// goFiles returns every Go file under dir (relative to the repository
-// root), test files included, skipping testdata and hidden directories.
-func goFiles(t *testing.T, dir string) []string {
-	var files []string
-	root := filepath.Join(repoRoot(t), dir)
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
 
 // relPos is a position as file:line relative to the repository root.
 func relPos(t *testing.T, fset *token.FileSet, p token.Pos) string {
