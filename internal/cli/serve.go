@@ -25,6 +25,7 @@ import (
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/designtraffic"
 	"github.com/dynago/dynago/internal/engine"
+	"github.com/dynago/dynago/internal/inproc"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
 	"github.com/dynago/dynago/internal/storage/tikv"
@@ -383,18 +384,7 @@ func loadDesigns(files []string) (*design.Traffic, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
-	var ds []*design.Design
-	for _, f := range files {
-		d, diags, err := design.Load(f)
-		if err != nil {
-			return nil, fmt.Errorf("--design: %w", err)
-		}
-		if len(diags) > 0 {
-			return nil, fmt.Errorf("--design: %s (dynago design check %s lists every problem)", diags[0], f)
-		}
-		ds = append(ds, d)
-	}
-	t, err := design.NewTraffic(ds)
+	t, err := inproc.LoadDesigns(files)
 	if err != nil {
 		return nil, fmt.Errorf("--design: %w", err)
 	}

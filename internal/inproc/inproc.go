@@ -85,7 +85,7 @@ func Start(o Options) (*Server, error) {
 	if len(o.Designs) > 0 {
 		t, err := LoadDesigns(o.Designs)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("design: %w", err)
 		}
 		c, err := designtraffic.New(t, o.Strict, metrics.Registerer())
 		if err != nil {
@@ -126,24 +126,21 @@ func Start(o Options) (*Server, error) {
 
 // LoadDesigns reads design files into a traffic classifier, as serve
 // --design does; a file that does not parse or has a problem is an error
-// naming it and its first problem.
+// naming it and its first problem (its caller says which option gave the
+// files).
 func LoadDesigns(files []string) (*design.Traffic, error) {
 	var ds []*design.Design
 	for _, f := range files {
 		d, diags, err := design.Load(f)
 		if err != nil {
-			return nil, fmt.Errorf("design: %w", err)
+			return nil, err
 		}
 		if len(diags) > 0 {
-			return nil, fmt.Errorf("design: %s (dynago design check %s lists every problem)", diags[0], f)
+			return nil, fmt.Errorf("%s (dynago design check %s lists every problem)", diags[0], f)
 		}
 		ds = append(ds, d)
 	}
-	t, err := design.NewTraffic(ds)
-	if err != nil {
-		return nil, fmt.Errorf("design: %w", err)
-	}
-	return t, nil
+	return design.NewTraffic(ds)
 }
 
 // Endpoint is the server's URL, http://127.0.0.1:PORT.
