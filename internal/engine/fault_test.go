@@ -27,6 +27,7 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/faultstore"
 	"github.com/dynago/dynago/internal/storage/teststore"
+	"github.com/dynago/dynago/internal/throttle"
 )
 
 // faultEngine returns an engine over a faultstore with a table "Retry"
@@ -230,5 +231,46 @@ func TestTransactWriteItems_CancellationPaths(t *testing.T) {
 				t.Fatalf("after: a = %s, b = %s; want a with %s and b with %q", a.Item, b.Item, wantA, wantB)
 			}
 		})
+	}
+}
+
+// TestBatchWriteItem_ChargedOnceAcrossRetries: each write of a
+// BatchWriteItem is its own request to its partition, charged when it is
+// applied (API_BatchWriteItem: "each item is processed as an individual
+// PutItem or DeleteItem"), so a storage conflict that makes dynago retry
+// the whole batch must not charge a write again. With the clock frozen, a
+// hot partition then admits exactly as many further writes after a batch
+// retried three times as after one that committed at once.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+func TestBatchWriteItem_ChargedOnceAcrossRetries(t *testing.T) {
+	admittedAfter := func(retries int64) int {
+		clock := newFakeClock()
+		fs := faultstore.Wrap(teststore.Open(t))
+		e := New(fs, Options{Now: clock.Now, MaxRetries: 5, Throttle: &throttle.Options{Scale: 100}})
+		t.Cleanup(e.Close)
+		mustRun(t, e, (*Engine).CreateTable, accountsTable)
+		fs.Hook(func(s *faultstore.Store) { s.OnCommit = conflicts(fs, retries) })
+		before := fs.Commits()
+		mustRun(t, e, (*Engine).BatchWriteItem, `{"RequestItems":{"accounts":[{"PutRequest":{"Item":{"pk":{"S":"hot"},"n":{"N":"0"}}}}]}}`)
+		if n := fs.Commits() - before; n != retries+1 {
+			t.Fatalf("%d commits, want %d", n, retries+1)
+		}
+		fs.Hook(func(s *faultstore.Store) { s.OnCommit = nil })
+		for n := 0; n < 1000; n++ {
+			_, err := run(e, (*Engine).PutItem, `{"TableName":"accounts","Item":{"pk":{"S":"hot"}}}`)
+			if _, reason := reasonOf(err); reason != "" {
+				return n
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Fatal("the hot partition was never throttled")
+		return 0
+	}
+	once, retried := admittedAfter(0), admittedAfter(3)
+	if once != retried {
+		t.Fatalf("after a batch retried 3 times the partition admitted %d writes, after one that committed at once %d: the retried batch was charged more than once", retried, once)
 	}
 }
