@@ -19,6 +19,8 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# The files of the TiKV build (-tags tikv) too.
+go vet -tags tikv ./internal/cli/
 # staticcheck at a pinned version (its checks change between releases):
 # v0.8.2 is release 2026.2.2. Installed with go install when the one in
 # GOBIN is missing or another version; any finding fails the run (default
@@ -30,12 +32,15 @@ if ! "$gobin/staticcheck" -version 2>/dev/null | grep -qF "(${staticcheck_versio
   go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 "$gobin/staticcheck" ./...
+"$gobin/staticcheck" -tags tikv ./internal/cli/
 
 echo "== go test -race ./..."
 go test -race -count=1 ./...
 
 echo "== the engine's and the server's tests again on TiKV (client-go's mock cluster)"
 DYNAGO_TEST_STORAGE=tikv go test -race -count=1 ./internal/engine/ ./internal/server/
+echo "== the CLI's tests in the build with the TiKV backend (-tags tikv)"
+go test -race -count=1 -tags tikv ./internal/cli/
 
 # The Go SDK suite once more with its in-memory servers inside the test
 # process (dynagotest), so that the servers run under the race detector
@@ -48,6 +53,8 @@ tmp=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/dynago" ./cmd/dynago
+# The TiKV backend is in builds with -tags tikv only (docs/deployment.md).
+go build -tags tikv -o "$tmp/dynago-with-tikv" ./cmd/dynago
 export DYNAGO_BIN="$tmp/dynago"
 
 echo "== soak (60 s: 16 clients, SIGKILL every 15 s)"
@@ -55,11 +62,12 @@ go run ./bench/soak -bin "$DYNAGO_BIN" -duration 60s -kill-every 15s
 
 # start_server ARGS...: runs dynago serve on a free port with ARGS and sets
 # DYNAGO_ENDPOINT once GET / answers.
+# DYNAGO_SERVE_BIN picks the binary (default: the default build).
 start_server() {
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
   # Stream shards roll over every 2 s so that the suites read shard lineage.
-  "$tmp/dynago" serve --addr "127.0.0.1:$port" --log-level warn --stream-rollover 2s "$@" &
+  "${DYNAGO_SERVE_BIN:-$tmp/dynago}" serve --addr "127.0.0.1:$port" --log-level warn --stream-rollover 2s "$@" &
   pids+=($!)
   for _ in $(seq 1 100); do
     curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1 && break
@@ -118,7 +126,7 @@ compat/auth/run.sh
 
 # The same clients against the TiKV backend: one node on an in-process
 # mock cluster (dynamodb-admin starts its own server, so it runs once).
-start_server --storage tikv --pd mock
+DYNAGO_SERVE_BIN="$tmp/dynago-with-tikv" start_server --storage tikv --pd mock
 echo "== compat suites (AWS CLI, boto3, JS SDK v3) against $DYNAGO_ENDPOINT (TiKV, mock cluster)"
 compat/run.sh cli boto3 js
 run_cases

@@ -128,7 +128,7 @@ func start(bin, dataDir string, idle time.Duration, trace bool) (sample, initTra
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
 	}()
-	client := &http.Client{Timeout: 200 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
+	client := &http.Client{Timeout: 200 * time.Millisecond}
 	var s sample
 	for {
 		resp, err := client.Get("http://" + addr + "/")
@@ -142,7 +142,7 @@ func start(bin, dataDir string, idle time.Duration, trace bool) (sample, initTra
 		if time.Since(began) > 30*time.Second {
 			return sample{}, initTrace{}, fmt.Errorf("no 200 from GET / after 30 s; stderr: %s", stderr.String())
 		}
-		time.Sleep(200 * time.Microsecond)
+		time.Sleep(time.Millisecond) // a tighter poll takes CPU from the server it waits for
 	}
 	time.Sleep(idle)
 	if err := readMemory(cmd.Process.Pid, bin, &s); err != nil {

@@ -52,12 +52,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildOnce builds ./cmd/dynago into binDir, the first time a test
-// needs it.
+// buildTags are the build tags of the dynago binary the tests start: none
+// (the default build), or tikv when a test needs the TiKV backend
+// (tikvcluster_test.go sets it).
+var buildTags = ""
+
+// buildOnce builds ./cmd/dynago into binDir with buildTags, the first time a
+// test needs it.
 var buildOnce = sync.OnceValues(func() (string, error) {
 	binary := filepath.Join(binDir, "dynago")
 	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", binary, "./cmd/dynago")
+	build := exec.Command("go", "build", "-tags", buildTags, "-o", binary, "./cmd/dynago")
 	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

@@ -17,6 +17,9 @@ import (
 //
 //	DYNAGO_TIKV_PD=127.0.0.1:2379 go test -tags tikvcluster -run Cluster ./compat/gosdk/
 
+// The binary these tests start has the TiKV backend.
+func init() { buildTags = "tikv" }
+
 // startClusterNodes starts two dynago processes on the cluster under a
 // fresh namespace and returns a client for each.
 func startClusterNodes(t *testing.T) []*dynamodb.Client {

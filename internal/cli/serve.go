@@ -28,7 +28,6 @@ import (
 	"github.com/dynago/dynago/internal/inproc"
 	"github.com/dynago/dynago/internal/pricing"
 	"github.com/dynago/dynago/internal/server"
-	"github.com/dynago/dynago/internal/storage/tikv"
 	"github.com/dynago/dynago/internal/throttle"
 )
 
@@ -84,9 +83,7 @@ in-flight requests finish.`,
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8000", "listen address (host:port)")
 	f.StringVar(&o.dataDir, "data-dir", "./dynago-data", "data directory for the embedded store")
 	f.StringVar(&o.storage.backend, "storage", "pebble", "storage engine: pebble (embedded, in --data-dir) or tikv (a TiKV cluster shared by any number of dynago nodes; needs --pd)")
-	f.StringSliceVar(&o.storage.pd, "pd", nil, "with --storage tikv, the cluster's PD endpoints, host:port[,host:port...]; \"mock\" runs an in-process mock cluster in memory (for trials and tests)")
-	f.StringVar(&o.storage.namespace, "tikv-namespace", tikv.DefaultNamespace, "with --storage tikv, the prefix of every key dynago writes, so that deployments can share a cluster")
-	f.DurationVar(&o.storage.stampWindow, "tikv-stamp-window", tikv.DefaultStampWindow, "with --storage tikv, 10ms to 10s: the longest a stream-recording transaction may take from its stamp to its commit (one over 1 MiB gets a minute); stream records are readable this long after their commit at most, and GetRecords or a LATEST iterator may wait this long for a record it has just seen")
+	addTiKVFlags(f, &o.storage)
 	f.BoolVar(&o.inMemory, "in-memory", false, "keep all data in memory; nothing is written to disk")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&o.createDelay, "create-delay", 0, "keep new tables and indexes in CREATING for this long (e.g. 2s)")

@@ -47,30 +47,30 @@ func TestServeOptions_Check(t *testing.T) {
 }
 
 // TestServe_StorageFlags: storage flag combinations that cannot work are
-// refused at once, with exit code 2 and a message naming the flag.
+// refused at once, with exit code 2 and a message naming the flag (the TiKV
+// build's own cases: serve_tikv_test.go).
 func TestServe_StorageFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	testStorageFlags(t, []storageFlagCase{
 		{[]string{"--storage", "foo"}, `invalid --storage "foo"`},
 		{[]string{"--in-memory", "--data-dir", "/x"}, "--in-memory and --data-dir /x conflict"},
 		{[]string{"--pd", "127.0.0.1:2379"}, "--pd needs --storage tikv"},
 		{[]string{"--in-memory", "--tikv-namespace", "x"}, "--tikv-namespace needs --storage tikv"},
 		{[]string{"--in-memory", "--tikv-stamp-window", "1s"}, "--tikv-stamp-window needs --storage tikv"},
-		{[]string{"--storage", "tikv"}, "--storage tikv needs --pd"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--in-memory"}, "--in-memory is for --storage pebble"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--data-dir", "/x"}, "--data-dir is for --storage pebble"},
-		{[]string{"--storage", "tikv", "--pd", "mock,127.0.0.1:2379"}, "--pd mock cannot be combined"},
-		{[]string{"--storage", "tikv", "--pd", "127.0.0.1"}, `--pd "127.0.0.1": want host:port`},
-		{[]string{"--storage", "tikv", "--pd", "127.0.0.1:99999"}, "port must be 1 to 65535"},
-		{[]string{"--storage", "tikv", "--pd", "MOCK"}, `--pd "MOCK": want host:port`},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--tikv-namespace", ""}, "--tikv-namespace must not be empty"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--tikv-namespace", "tidb"}, "as TiDB's keys do"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--tikv-namespace", "a b"}, "only A-Z a-z 0-9"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--tikv-stamp-window", "5ms"}, "--tikv-stamp-window must be within 10ms..10s"},
-		{[]string{"--storage", "tikv", "--pd", "mock", "--tikv-stamp-window", "1h"}, "--tikv-stamp-window must be within"},
-	} {
+	})
+}
+
+// storageFlagCase is serve's arguments and a part of the message it must
+// fail with.
+type storageFlagCase struct {
+	args []string
+	want string
+}
+
+// testStorageFlags runs serve with each case's arguments and checks that it
+// exits 2 with the case's message.
+func testStorageFlags(t *testing.T, cases []storageFlagCase) {
+	t.Helper()
+	for _, tc := range cases {
 		var out, errOut strings.Builder
 		code := Main(append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...), &out, &errOut)
 		if code != 2 || !strings.Contains(errOut.String(), tc.want) {

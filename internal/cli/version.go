@@ -10,7 +10,8 @@ import (
 )
 
 // version describes this binary from the build information Go embeds:
-// "dynago VERSION (commit REV[, modified], built DATE) go1.x os/arch". A
+// "dynago VERSION (commit REV[, modified], built DATE) go1.x os/arch
+// storage: pebble[, tikv]" (tikv in a build with -tags tikv). A
 // binary built from a checkout ("go build ./cmd/dynago") has version
 // (devel) and the commit of the checkout; one installed with "go install
 // ...@v1.2.3" has that version and no commit.
@@ -44,7 +45,11 @@ func version() string {
 	} else {
 		out += " (commit unknown)"
 	}
-	return out + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	out += " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + " storage: pebble"
+	if withTiKV {
+		out += ", tikv"
+	}
+	return out
 }
 
 func newVersionCommand(stdout io.Writer) *cobra.Command {
