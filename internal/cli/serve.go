@@ -241,9 +241,10 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	eng := engine.New(store, opts)
 	srv := server.New(eng, so)
 	var fresh freshConns
+	var act activity
 	httpSrv := &http.Server{
 		ConnState:         fresh.track,
-		Handler:           srv,
+		Handler:           act.wrap(srv),
 		ReadHeaderTimeout: o.readHeader,
 		// A request body (at most 16 MB) must arrive within a minute, so
 		// that a stalled client cannot hold a connection (or shutdown)
@@ -272,6 +273,12 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	defer stop()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
+	idleCtx, idleStop := context.WithCancel(context.Background())
+	idleDone := make(chan struct{})
+	go func() {
+		defer close(idleDone)
+		act.whenIdle(idleCtx, idleAfter, func() { releaseMemory(store, logger) })
+	}()
 
 	select {
 	case err = <-serveErr:
@@ -297,6 +304,8 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
+	idleStop()
+	<-idleDone
 	if cerr := closeStorage(eng, store, logger); err == nil {
 		err = cerr
 	}

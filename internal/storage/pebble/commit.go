@@ -110,6 +110,7 @@ func (in *instance) apply(t *rwTxn) (err error) {
 	if err := in.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
 		return in.fail(fmt.Errorf("apply: %w", err))
 	}
+	s.written.Store(true)
 	return in.publish(t, stamp)
 }
 

@@ -171,6 +171,9 @@ type Store struct {
 	// the lock.
 	stamp atomic.Uint64
 
+	// written is set by each applied batch and cleared by ReleaseMemory.
+	written atomic.Bool
+
 	cur     atomic.Pointer[instance] // the instance serving reads and writes
 	reopens atomic.Int64             // instances replaced after a fault
 
@@ -417,6 +420,30 @@ func (s *Store) Health() error {
 	}
 	if in := s.cur.Load(); in.isBroken() {
 		return in.cause
+	}
+	return nil
+}
+
+// ReleaseMemory gives back the memory an idle on-disk store holds for
+// writes: when batches were applied since its last call, it flushes the
+// memtable (up to Options.MemTableBytes, its writes already durable in the
+// WAL) to an sstable, after which Pebble frees the arenas of the flushed
+// memtables; the new memtable's is allocated but not written, so it takes
+// no resident memory until writes come. An in-memory store keeps its
+// memtable, which holds its data. It blocks until the flush is done and
+// returns the flush's error. Callers use it after a quiet period (dynago
+// serve: 10 s without a request); under writes it only adds flushes.
+func (s *Store) ReleaseMemory() error {
+	if s.dir == "" || s.closed.Load() || !s.written.Swap(false) {
+		return nil
+	}
+	in := s.cur.Load()
+	if in.isBroken() {
+		return nil
+	}
+	if err := in.db.Flush(); err != nil {
+		s.written.Store(true)
+		return err
 	}
 	return nil
 }
