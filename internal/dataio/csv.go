@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -59,6 +60,9 @@ func newCSVReader(src *source, name string, given map[string]string) (*csvReader
 		if i == 0 {
 			cell = strings.TrimPrefix(cell, "\ufeff")
 		}
+		if !utf8.ValidString(cell) {
+			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: a name that is not UTF-8", i+1)}
+		}
 		c := splitHeader(cell)
 		if t, ok := given[c.name]; ok {
 			if !csvTypes[t] {
@@ -99,6 +103,9 @@ func (r *csvReader) Next() (Item, error) {
 			continue
 		}
 		c := r.cols[i]
+		if !utf8.ValidString(cell) {
+			return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("column %q: a cell that is not UTF-8", c.name)}
+		}
 		av, err := csvCell(c.typ, cell)
 		if err != nil {
 			return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("column %q: %v", c.name, err)}
@@ -310,7 +317,11 @@ func (cw *csvWriter) writeCSV() error {
 		clear(row)
 		for name, av := range item {
 			c := csvColumn{name, csvType(av)}
-			if row[index[c]], err = csvText(c.typ, av); err != nil {
+			i, ok := index[c]
+			if !ok { // the spool changed it: not UTF-8
+				return fmt.Errorf("dataio: CSV: attribute %q is not UTF-8", name)
+			}
+			if row[i], err = csvText(c.typ, av); err != nil {
 				return err
 			}
 		}

@@ -127,3 +127,41 @@ func TestTruncatedArray(t *testing.T) {
 		t.Fatalf("line %d", badLine(t, err))
 	}
 }
+
+// TestProgress: a file read to the end has consumed its size.
+func TestProgress(t *testing.T) {
+	r, err := Open(moviesPath, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if done, total := r.Progress(); total != 3715842 || done > total {
+		t.Fatalf("Progress at the start %d/%d", done, total)
+	}
+	readAll(t, r)
+	if done, total := r.Progress(); done != total {
+		t.Fatalf("Progress at the end %d/%d", done, total)
+	}
+}
+
+// TestOptionErrors: what Open and Create refuse.
+func TestOptionErrors(t *testing.T) {
+	if _, err := Open("-", ReadOptions{Format: FormatExport}); err == nil {
+		t.Error("Open(-, export) succeeded")
+	}
+	if _, err := Open("x", ReadOptions{Format: "xml"}); err == nil {
+		t.Error("Open with an unknown format succeeded")
+	}
+	if _, err := Create("-", WriteOptions{Format: FormatExport}); err == nil {
+		t.Error("Create(-, export) succeeded")
+	}
+	if _, err := Create("x", WriteOptions{}); err == nil {
+		t.Error("Create without a format succeeded")
+	}
+	if _, err := Open(writeFile(t, "a.csv", "a,b\n"), ReadOptions{CSVTypes: map[string]string{"a": "INT"}}); err == nil {
+		t.Error("an unknown CSV type was accepted")
+	}
+	if _, err := Open(writeFile(t, "a.csv", "a,a\n"), ReadOptions{}); badLine(t, err) != 1 {
+		t.Error("a repeated column was accepted")
+	}
+}
