@@ -26,7 +26,10 @@
 //     BS are base64; all ten types; written as {"Item": {...}} lines.
 //   - FormatExport: a DynamoDB export to S3 folder (manifest-summary.json,
 //     manifest-files.json, data/*), read in its DYNAMODB_JSON and ION
-//     output formats, gzip (.gz), zstd (.zst) or plain; written in
+//     output formats, gzip (.gz), zstd (.zst) or plain, full exports only
+//     (outputFormat missing is DYNAMODB_JSON); each data file is checked
+//     against its manifest-files.json line, a *BadInput at that line
+//     after the file's items if its item count or MD5 differs; written in
 //     DYNAMODB_JSON with gzip, so that ImportTable loads a dump into real
 //     DynamoDB (see WriteOptions and Create).
 //   - FormatCSV: a header row, then one item a row (see CSV).

@@ -95,7 +95,9 @@ func findExport(dir string) (string, error) {
 // exportReader reads the data files of an export in manifest order.
 type exportReader struct {
 	dir    string
-	files  []string // data file paths
+	files  []string     // data file paths
+	meta   []exportFile // their manifest lines
+	lines  []int        // their lines in manifest-files.json
 	decode func([]byte) (Item, error)
 	cur    *lineReader
 	next   int   // index in files of the next file to open
@@ -127,6 +129,9 @@ func openExport(dir string) (Reader, error) {
 	default:
 		return nil, &BadInput{File: sumPath, Err: fmt.Errorf("outputFormat %q (want DYNAMODB_JSON or ION)", sum.OutputFormat)}
 	}
+	if sum.ExportType != "" && sum.ExportType != "FULL_EXPORT" {
+		return nil, &BadInput{File: sumPath, Err: fmt.Errorf("exportType %q: only full exports hold items (an incremental export's lines are changes)", sum.ExportType)}
+	}
 	if err := r.readFiles(filepath.Join(dir, filesName)); err != nil {
 		return nil, err
 	}
@@ -157,7 +162,7 @@ func (r *exportReader) readFiles(manifest string) error {
 		if err != nil {
 			return &BadInput{File: manifest, Line: i + 1, Err: fmt.Errorf("data file %s: %v", f.DataFileS3Key, err)}
 		}
-		r.files = append(r.files, p)
+		r.files, r.meta, r.lines = append(r.files, p), append(r.meta, f), append(r.lines, i+1)
 		r.total += fi.Size()
 	}
 	return nil
@@ -183,12 +188,37 @@ func (r *exportReader) Next() (Item, error) {
 		}
 		d, _ := r.cur.Progress()
 		r.done += d
-		cerr := r.cur.Close()
+		cerr := r.check()
 		r.cur = nil
 		if cerr != nil {
 			return nil, cerr
 		}
 	}
+}
+
+// check closes the data file just read to its end, and compares it with
+// its manifest line: the items (good or bad) against itemCount, the
+// file's MD5 against md5Checksum (when the line has one). A mismatch is
+// a *BadInput at the manifest line: a truncated or altered data file.
+func (r *exportReader) check() error {
+	cur, i := r.cur, r.next-1
+	_, err := io.Copy(io.Discard, cur.src) // what the decompressor left
+	if cerr := cur.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("dataio: %s: %w", cur.name, err)
+	}
+	bad := func(e error) error { return &BadInput{File: filepath.Join(r.dir, filesName), Line: r.lines[i], Err: e} }
+	if m := r.meta[i]; int64(cur.items) != m.ItemCount {
+		return bad(fmt.Errorf("data file %s holds %d items, the manifest says %d", cur.name, cur.items, m.ItemCount))
+	}
+	if want := r.meta[i].MD5Checksum; want != "" {
+		if got := base64.StdEncoding.EncodeToString(cur.src.hash.Sum(nil)); got != want {
+			return bad(fmt.Errorf("data file %s has md5Checksum %s, the manifest says %s", cur.name, got, want))
+		}
+	}
+	return nil
 }
 
 // openDataFile opens one data file, decompressing .gz and .zst.
@@ -197,6 +227,7 @@ func openDataFile(p string, decode func([]byte) (Item, error)) (*lineReader, err
 	if err != nil {
 		return nil, err
 	}
+	src.hash = md5.New()
 	lr := &lineReader{name: name, src: src, decode: decode}
 	var in io.Reader = bufio.NewReaderSize(src, 64<<10)
 	switch {

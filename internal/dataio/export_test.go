@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,4 +157,83 @@ func TestExportZstdAndEmpty(t *testing.T) {
 	// allTypes' numbers are all ones whose Ion decimal reads back as
 	// the same text (2013 is 2013., 1E-130 is 1d-130).
 	sameItems(t, openAll(t, dest, ReadOptions{}), allTypes())
+}
+
+// TestExportManifestChecks: a data file that does not match its manifest
+// line (item count, MD5) is a *BadInput at that line after its items; an
+// incremental export and an unknown outputFormat are refused at Open.
+func TestExportManifestChecks(t *testing.T) {
+	tests := []struct {
+		name      string
+		edit      func(files, summary string) (string, string)
+		openFails bool
+		badLine   int
+	}{
+		{"item count", func(f, s string) (string, string) {
+			return strings.Replace(f, `"itemCount":1`, `"itemCount":2`, 1), s
+		}, false, 2},
+		{"md5", func(f, s string) (string, string) {
+			return strings.Replace(f, `"md5Checksum":"`, `"md5Checksum":"x`, 1), s
+		}, false, 1},
+		{"incremental", func(f, s string) (string, string) {
+			return f, strings.Replace(s, `"FULL_EXPORT"`, `"INCREMENTAL_EXPORT"`, 1)
+		}, true, 0},
+		{"format", func(f, s string) (string, string) {
+			return f, strings.Replace(s, `"DYNAMODB_JSON"`, `"CSV"`, 1)
+		}, true, 0},
+	}
+	src := "testdata/export-ddbjson/AWSDynamoDB/01604474914028-a1b2c3d4"
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			fb, _ := os.ReadFile(filepath.Join(dir, filesName))
+			sb, _ := os.ReadFile(filepath.Join(dir, summaryName))
+			f, s := tc.edit(string(fb), string(sb))
+			os.WriteFile(filepath.Join(dir, filesName), []byte(f), 0o644)
+			os.WriteFile(filepath.Join(dir, summaryName), []byte(s), 0o644)
+			r, err := Open(dir, ReadOptions{})
+			if tc.openFails {
+				if err == nil {
+					r.Close()
+					t.Fatal("Open succeeded")
+				}
+				badLine(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var items, bad []int
+			for n := 0; ; n++ {
+				_, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					bad = append(bad, badLine(t, err))
+					continue
+				}
+				items = append(items, n)
+			}
+			if len(items) != 3 || len(bad) != 1 || bad[0] != tc.badLine {
+				t.Fatalf("items %v, bad lines %v; want 3 items and line %d", items, bad, tc.badLine)
+			}
+		})
+	}
+}
+
+// TestIonMarkerLine: a line of only the version marker is no item.
+func TestIonMarkerLine(t *testing.T) {
+	r, err := openIonFile(writeFile(t, "d.ion", "$ion_1_0\n$ion_1_0 {Item:{a:1.}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if items := readAll(t, r); len(items) != 1 {
+		t.Fatalf("%d items", len(items))
+	}
 }

@@ -33,7 +33,8 @@ type ionParser struct {
 	depth int
 }
 
-// decodeIonLine reads one line of an ION export as an item.
+// decodeIonLine reads one line of an ION export as an item; a line of
+// only $ion_1_0 markers is no item (nil, nil).
 func decodeIonLine(line []byte) (Item, error) {
 	p := &ionParser{s: string(line)}
 	var item Item
@@ -62,10 +63,7 @@ func decodeIonLine(line []byte) (Item, error) {
 			item = inner.Value
 		}
 	}
-	if item == nil {
-		return nil, errors.New("ion: no item on the line")
-	}
-	return item, nil
+	return item, nil // nil: a line of only version markers
 }
 
 func (p *ionParser) at(i int) byte {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"strings"
@@ -89,11 +90,15 @@ type source struct {
 	done  int64
 	total int64
 	stdin bool
+	hash  hash.Hash // if not nil, sums the bytes read (an export's data file)
 }
 
 func (s *source) Read(p []byte) (int, error) {
 	n, err := s.f.Read(p)
 	s.done += int64(n)
+	if s.hash != nil {
+		s.hash.Write(p[:n])
+	}
 	return n, err
 }
 
@@ -195,6 +200,7 @@ type lineReader struct {
 	src        *source
 	br         *bufio.Reader
 	line       int // lines consumed
+	items      int // non-blank lines that were items, good or bad
 	decode     func([]byte) (Item, error)
 	pending    []byte // a line read ahead (detection), handed out first
 	hasPending bool
@@ -221,9 +227,14 @@ func (r *lineReader) Next() (Item, error) {
 			if len(t) == 0 {
 				continue
 			}
+			r.items++
 			item, derr := r.decode(t)
 			if derr != nil {
 				return nil, &BadInput{File: r.name, Line: r.line, Err: derr}
+			}
+			if item == nil { // a line of no item (Ion's version marker)
+				r.items--
+				continue
 			}
 			return item, nil
 		}
