@@ -36,8 +36,8 @@
 //
 // Detection (ReadOptions.Format ""): a directory is an export, a *.csv
 // name CSV, anything else JSON: plain if its first non-blank byte is "["
-// or its first line does not read as a DynamoDB JSON item, DynamoDB JSON
-// if it does.
+// or its first line that is valid JSON (of the first 100) does not read
+// as a DynamoDB JSON item, DynamoDB JSON if it does.
 //
 // CSV. A header cell is a column's attribute name, or name:TYPE where
 // TYPE is S N B BOOL NULL SS NS BS L M or AV; ReadOptions.CSVTypes,

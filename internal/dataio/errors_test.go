@@ -165,3 +165,23 @@ func TestOptionErrors(t *testing.T) {
 		t.Error("a repeated column was accepted")
 	}
 }
+
+// TestDetectPastABrokenLine: detection skips lines that are not JSON, so
+// that a broken first line does not make DynamoDB JSON read as plain.
+func TestDetectPastABrokenLine(t *testing.T) {
+	r, err := Open(writeFile(t, "a.json", "{\"a\":{\"N\n\n{\"a\":{\"N\":\"1\"}}\n"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Next(); badLine(t, err) != 1 {
+		t.Fatalf("bad line %d, want 1", badLine(t, err))
+	}
+	item, err := r.Next()
+	if err != nil || canon(t, item) != `{"Item":{"a":{"N":"1"}}}`+"\n" {
+		t.Fatalf("second item %v, %v", item, err)
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the last: %v", err)
+	}
+}

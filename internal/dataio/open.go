@@ -17,8 +17,9 @@ type ReadOptions struct {
 	// Format is the source's format; "" detects it: a directory is
 	// FormatExport, a name ending .csv (any case) FormatCSV, anything
 	// else (standard input too) JSON: a source whose first non-blank byte
-	// is "[" is plain JSON (one array); otherwise the first line decides,
-	// DynamoDB JSON if it reads as a DynamoDB JSON item ({"Item": {...}}
+	// is "[" is plain JSON (one array); otherwise the first line that is
+	// valid JSON (of the first 100 lines) decides, DynamoDB JSON if it
+	// reads as a DynamoDB JSON item ({"Item": {...}}
 	// or an object whose every value is an AttributeValue object such as
 	// {"S": "x"}, at least one), plain JSON if not. A plain JSON file whose
 	// first object happens to look like DynamoDB JSON needs FormatJSON.
@@ -146,21 +147,10 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 	}
 	lr := &lineReader{name: name, src: src, br: br, line: lines}
 	if format == "" {
-		// The first line decides; it is read here and handed back by
-		// the first Next.
-		line, err := br.ReadBytes('\n')
-		if err != nil && err != io.EOF {
+		var err error
+		if format, err = detectLines(lr); err != nil {
 			src.Close()
 			return nil, fmt.Errorf("dataio: %s: %w", name, err)
-		}
-		lr.pending, lr.hasPending = line, len(line) > 0
-		format = FormatJSON
-		if v, err := decodeJSON(bytes.TrimSpace(line)); err == nil {
-			if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
-				if _, err := dynamoDBJSONItem(v); err == nil {
-					format = FormatDynamoDBJSON
-				}
-			}
 		}
 	}
 	lr.decode = decodeDynamoDBJSONLine
@@ -168,6 +158,38 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		lr.decode = func(b []byte) (Item, error) { return decodePlainLine(b, sets) }
 	}
 	return lr, nil
+}
+
+// detectScan is how many lines detection reads, at most, to find one that
+// is valid JSON.
+const detectScan = 100
+
+// detectLines reads lines ahead (kept for Next) up to the first that is
+// valid JSON, so that a broken first line does not decide, and returns
+// FormatDynamoDBJSON if that one reads as a DynamoDB JSON item,
+// FormatJSON otherwise.
+func detectLines(lr *lineReader) (Format, error) {
+	for range detectScan {
+		line, err := lr.br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return "", err
+		}
+		if len(line) > 0 {
+			lr.pending = append(lr.pending, line)
+		}
+		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil {
+			if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
+				if _, derr := dynamoDBJSONItem(v); derr == nil {
+					return FormatDynamoDBJSON, nil
+				}
+			}
+			return FormatJSON, nil
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return FormatJSON, nil
 }
 
 // skipBlank consumes leading white space (and a UTF-8 byte order mark)
@@ -196,14 +218,13 @@ func skipBlank(br *bufio.Reader) (int, error) {
 // blank lines are skipped, a line that does not decode is a *BadInput and
 // the next Next reads the next line.
 type lineReader struct {
-	name       string
-	src        *source
-	br         *bufio.Reader
-	line       int // lines consumed
-	items      int // non-blank lines that were items, good or bad
-	decode     func([]byte) (Item, error)
-	pending    []byte // a line read ahead (detection), handed out first
-	hasPending bool
+	name    string
+	src     *source
+	br      *bufio.Reader
+	line    int // lines consumed
+	items   int // non-blank lines that were items, good or bad
+	decode  func([]byte) (Item, error)
+	pending [][]byte // lines read ahead (detection), handed out first
 	// closers are closed by Close after src (a decompressor).
 	closers []io.Closer
 }
@@ -213,8 +234,8 @@ func (r *lineReader) Next() (Item, error) {
 	for {
 		var line []byte
 		var err error
-		if r.hasPending {
-			line, r.hasPending = r.pending, false
+		if len(r.pending) > 0 {
+			line, r.pending = r.pending[0], r.pending[1:]
 		} else {
 			line, err = r.br.ReadBytes('\n')
 		}
