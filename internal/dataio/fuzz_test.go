@@ -69,7 +69,7 @@ func FuzzIon(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		item, err := decodeIonLine(data)
-		if err != nil {
+		if err != nil || item == nil { // nil: a line of only $ion_1_0
 			return
 		}
 		enc := encodeIon(item)
