@@ -3,9 +3,6 @@ package cli
 import (
 	"fmt"
 	"log/slog"
-	"net"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dynago/dynago/internal/catalog"
@@ -21,32 +18,6 @@ type storageOptions struct {
 	stampWindow time.Duration
 	set         map[string]bool // flags given on the command line
 }
-
-// checkPD checks --pd values: "mock" alone, or host:port endpoints (an
-// http:// or https:// scheme allowed), so that a typo fails at once
-// rather than after the connection timeout.
-func checkPD(pd []string) error {
-	for _, ep := range pd {
-		if ep == mockPD {
-			if len(pd) > 1 {
-				return fmt.Errorf("--pd mock cannot be combined with other endpoints")
-			}
-			continue
-		}
-		hostPort := strings.TrimPrefix(strings.TrimPrefix(ep, "http://"), "https://")
-		host, port, err := net.SplitHostPort(hostPort)
-		if err != nil || host == "" {
-			return fmt.Errorf("--pd %q: want host:port (PD's client port, usually 2379)", ep)
-		}
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("--pd %q: port must be 1 to 65535", ep)
-		}
-	}
-	return nil
-}
-
-// mockPD is the --pd value that runs an in-process mock TiKV cluster.
-const mockPD = "mock"
 
 // openStore opens the store serve runs on, and says where the data is.
 func openStore(o serveOptions, logger *slog.Logger) (storage.Store, string, error) {

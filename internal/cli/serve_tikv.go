@@ -5,6 +5,8 @@ package cli
 import (
 	"fmt"
 	"log/slog"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +33,32 @@ func addTiKVFlags(f *pflag.FlagSet, o *storageOptions) {
 	f.StringVar(&o.namespace, "tikv-namespace", tikv.DefaultNamespace, "with --storage tikv, the prefix of every key dynago writes, so that deployments can share a cluster")
 	f.DurationVar(&o.stampWindow, "tikv-stamp-window", tikv.DefaultStampWindow, "with --storage tikv, 10ms to 10s: the longest a stream-recording transaction may take from its stamp to its commit (one over 1 MiB gets a minute); stream records are readable this long after their commit at most, and GetRecords or a LATEST iterator may wait this long for a record it has just seen")
 }
+
+// checkPD checks --pd values: "mock" alone, or host:port endpoints (an
+// http:// or https:// scheme allowed), so that a typo fails at once
+// rather than after the connection timeout.
+func checkPD(pd []string) error {
+	for _, ep := range pd {
+		if ep == mockPD {
+			if len(pd) > 1 {
+				return fmt.Errorf("--pd mock cannot be combined with other endpoints")
+			}
+			continue
+		}
+		hostPort := strings.TrimPrefix(strings.TrimPrefix(ep, "http://"), "https://")
+		host, port, err := net.SplitHostPort(hostPort)
+		if err != nil || host == "" {
+			return fmt.Errorf("--pd %q: want host:port (PD's client port, usually 2379)", ep)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("--pd %q: port must be 1 to 65535", ep)
+		}
+	}
+	return nil
+}
+
+// mockPD is the --pd value that runs an in-process mock TiKV cluster.
+const mockPD = "mock"
 
 // openTiKV checks serve's TiKV flags and connects to the cluster (or
 // starts the in-process mock one), and says where the data is.
