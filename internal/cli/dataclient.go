@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/dataio"
@@ -36,12 +38,13 @@ const endpointHelp = `DynamoDB endpoint URL; "" uses the AWS SDK's own endpoint 
 // transient failures are retried by the SDK's standard retryer with
 // exponential backoff and full jitter, up to dataMaxAttempts attempts and
 // dataMaxBackoff between them, without the client-side retry quota (a
-// long throttled load would drain it and then fail at once).
+// long throttled load would drain it and then fail at once). Throttling
+// that outlasts them is retried by load and dump themselves (stallGuard).
 // Non-retryable errors (ValidationException, ResourceNotFoundException)
 // are returned at once.
 const (
-	dataMaxAttempts = 10
-	dataMaxBackoff  = 5 * time.Second
+	dataMaxAttempts = 5
+	dataMaxBackoff  = 2 * time.Second
 	dataHTTPTimeout = 60 * time.Second
 )
 
@@ -329,4 +332,53 @@ func toAttrValue(v types.AttributeValue) (attr.Value, error) {
 		return attr.Map(m), err
 	}
 	return attr.Value{}, fmt.Errorf("unsupported attribute value %T", v)
+}
+
+// stallTimeout is how long load and dump go on retrying throttled
+// requests while nothing at all gets through: a table that admits some
+// writes slows a load down, one that admits none for this long fails it.
+const stallTimeout = 90 * time.Second
+
+// stallGuard tracks when a command last made progress, across its
+// workers, to decide whether a throttled request is worth retrying.
+type stallGuard struct {
+	last    atomic.Int64 // UnixNano of the last progress
+	retries atomic.Int64 // throttled requests and rounds of UnprocessedItems retried
+}
+
+// newStallGuard is a guard whose clock starts now.
+func newStallGuard() *stallGuard {
+	g := &stallGuard{}
+	g.progressed()
+	return g
+}
+
+// progressed notes progress (items written or read).
+func (g *stallGuard) progressed() { g.last.Store(time.Now().UnixNano()) }
+
+// retry waits before retrying after attempt failed (throttled, or items
+// unprocessed), and returns cause when nothing has progressed for
+// stallTimeout or ctx's error when it ends first.
+func (g *stallGuard) retry(ctx context.Context, attempt int, cause error) error {
+	if since := time.Since(time.Unix(0, g.last.Load())); since > stallTimeout {
+		return fmt.Errorf("nothing got through for %s: %w", since.Round(time.Second), cause)
+	}
+	g.retries.Add(1)
+	return sleepCtx(ctx, backoff(attempt))
+}
+
+// isThrottle reports whether err is a throttling error: DynamoDB's
+// ProvisionedThroughputExceededException, ThrottlingException or
+// RequestLimitExceeded
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html).
+func isThrottle(err error) bool {
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.ErrorCode() {
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+		return true
+	}
+	return false
 }

@@ -128,7 +128,7 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	d := &dumper{client: c, table: table, w: w, segments: o.segments, consistent: o.consistent, count: count}
+	d := &dumper{client: c, table: table, w: w, segments: o.segments, consistent: o.consistent, count: count, stall: newStallGuard()}
 	start := time.Now()
 	prog := startProgress(progressKindFor(stderr, o.quiet), stderr, "dumped", false, d.sample)
 	err = d.run(ctx)
@@ -155,6 +155,7 @@ type dumper struct {
 	segments   int
 	consistent bool
 	count      int64 // DescribeTable's ItemCount
+	stall      *stallGuard
 
 	items atomic.Int64
 
@@ -186,7 +187,8 @@ func (d *dumper) run(ctx context.Context) error {
 }
 
 // scan scans one segment to its end, page by page (LastEvaluatedKey),
-// writing its items to the one writer.
+// writing its items to the one writer; throttled pages are retried as
+// load retries (stallGuard).
 //
 // Source: a parallel Scan gives each worker a Segment of TotalSegments,
 // and a page ends with LastEvaluatedKey until the segment's last
@@ -200,14 +202,22 @@ func (d *dumper) scan(ctx context.Context, seg int) error {
 	if d.segments > 1 {
 		in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(d.segments))
 	}
-	for {
+	for attempt := 0; ; attempt++ {
 		out, err := d.client.Scan(ctx, in)
+		if err != nil && isThrottle(err) {
+			if err := d.stall.retry(ctx, attempt, fmt.Errorf("scan of segment %d: %w", seg, err)); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("scan of segment %d: %w", seg, err)
 		}
 		if err := d.emit(out); err != nil {
 			return err
 		}
+		d.stall.progressed()
+		attempt = -1
 		if len(out.LastEvaluatedKey) == 0 {
 			return nil
 		}

@@ -55,13 +55,12 @@ type loadOptions struct {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 const batchSize = 25
 
-// Retries of a batch's UnprocessedItems: exponential backoff with full
-// jitter from unprocessedBase up to unprocessedCap, giving up after
-// unprocessedRounds rounds in a row in which none of them was written.
+// Retries of a batch's UnprocessedItems and of throttled requests:
+// exponential backoff with full jitter from retryBase up to retryCap
+// (stallGuard decides when to give up).
 const (
-	unprocessedBase   = 50 * time.Millisecond
-	unprocessedCap    = 5 * time.Second
-	unprocessedRounds = 15
+	retryBase = 50 * time.Millisecond
+	retryCap  = 5 * time.Second
 )
 
 // newLoadCommand is dynago load.
@@ -215,7 +214,7 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 		return err
 	}
 	l := &loader{client: c, table: p.table, keys: keys, files: p.files, readers: readers,
-		skipBad: o.skipBad, stderr: stderr, workers: o.workers}
+		skipBad: o.skipBad, stderr: stderr, workers: o.workers, stall: newStallGuard()}
 	start := time.Now()
 	prog := startProgress(progressKindFor(stderr, o.quiet), stderr, "loaded", true, l.sample)
 	err = l.run(ctx)
@@ -225,6 +224,7 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 	fmt.Fprintf(stdout, "items written:   %d\n", written)
 	fmt.Fprintf(stdout, "items skipped:   %d\n", l.skipped.Load())
 	fmt.Fprintf(stdout, "write units:     %g\n", l.consumed())
+	fmt.Fprintf(stdout, "retries:         %d (throttled requests and rounds of unprocessed items)\n", l.stall.retries.Load())
 	fmt.Fprintf(stdout, "elapsed:         %s\n", elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "rate:            %.0f items/s\n", float64(written)/max(elapsed.Seconds(), 1e-9))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
@@ -244,6 +244,7 @@ type loader struct {
 	skipBad bool
 	stderr  io.Writer
 	workers int
+	stall   *stallGuard
 
 	written, skipped, queued atomic.Int64
 	// bytesDone and bytesTotal are the readers' Progress, published
@@ -264,6 +265,13 @@ func (l *loader) consumed() float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.wcu
+}
+
+// addUnits adds consumed write capacity units.
+func (l *loader) addUnits(units float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wcu += units
 }
 
 // run reads every file into batches and writes them from l.workers
@@ -377,20 +385,27 @@ func (l *loader) bad(err error) error {
 
 // write writes one batch, retrying its UnprocessedItems with exponential
 // backoff and jitter; throttling errors of the request itself are retried
-// by the SDK's retryer (newDataClient). A batch that still has items
-// unwritten after unprocessedRounds rounds without progress, or any
-// other error, fails the load.
+// by the SDK's retryer (newDataClient) and then here likewise. The load
+// goes on while any of its writes get through; a batch that meets only
+// throttling for stallTimeout, or any other error, fails it.
 //
 // Source: BatchWriteItem returns the requests it did not process in
-// UnprocessedItems and AWS advises retrying them with exponential backoff
+// UnprocessedItems and AWS advises retrying them with exponential backoff;
+// it fails with ProvisionedThroughputExceededException when it could
+// process none
 // (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html).
 func (l *loader) write(ctx context.Context, reqs []types.WriteRequest) error {
-	stuck := 0
 	for attempt := 0; ; attempt++ {
 		out, err := l.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{l.table: reqs},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		})
+		if err != nil && isThrottle(err) {
+			if err := l.stall.retry(ctx, attempt, fmt.Errorf("BatchWriteItem: %w", err)); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("BatchWriteItem: %w", err)
 		}
@@ -398,36 +413,29 @@ func (l *loader) write(ctx context.Context, reqs []types.WriteRequest) error {
 		for _, cc := range out.ConsumedCapacity {
 			units += aws.ToFloat64(cc.CapacityUnits)
 		}
-		l.mu.Lock()
-		l.wcu += units
-		l.mu.Unlock()
+		l.addUnits(units)
 		left := out.UnprocessedItems[l.table]
-		l.written.Add(int64(len(reqs) - len(left)))
+		if len(left) < len(reqs) {
+			l.written.Add(int64(len(reqs) - len(left)))
+			l.stall.progressed()
+		}
 		if len(left) == 0 {
 			return nil
 		}
-		if len(left) == len(reqs) {
-			stuck++
-			if stuck >= unprocessedRounds {
-				return fmt.Errorf("BatchWriteItem: %d items still unprocessed after %d attempts without progress", len(left), stuck)
-			}
-		} else {
-			stuck = 0
-		}
 		reqs = left
-		if err := sleepCtx(ctx, backoff(attempt)); err != nil {
+		cause := fmt.Errorf("BatchWriteItem: %d items still unprocessed", len(left))
+		if err := l.stall.retry(ctx, attempt, cause); err != nil {
 			return err
 		}
 	}
 }
 
 // backoff is the wait before retry attempt+1: a random duration up to
-// unprocessedBase doubled attempt times, at most unprocessedCap ("full
-// jitter").
+// retryBase doubled attempt times, at most retryCap ("full jitter").
 func backoff(attempt int) time.Duration {
-	d := unprocessedCap
+	d := retryCap
 	if attempt < 16 {
-		d = min(unprocessedCap, unprocessedBase<<attempt)
+		d = min(retryCap, retryBase<<attempt)
 	}
 	return time.Duration(rand.Int64N(int64(d)) + 1)
 }
