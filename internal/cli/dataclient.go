@@ -141,11 +141,11 @@ func parseKeySpec(flag, spec string) ([]keyAttr, error) {
 }
 
 // tableKeys returns the table's primary key (partition key first) and
-// its approximate item count from DescribeTable.
-func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, int64, error) {
+// its description from DescribeTable.
+func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, *types.TableDescription, error) {
 	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
-		return nil, 0, fmt.Errorf("table %s: %w", table, err)
+		return nil, nil, fmt.Errorf("table %s: %w", table, err)
 	}
 	types := map[string]string{}
 	for _, d := range out.Table.AttributeDefinitions {
@@ -160,7 +160,7 @@ func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, int6
 			keys = append(keys, ka)
 		}
 	}
-	return keys, aws.ToInt64(out.Table.ItemCount), nil
+	return keys, out.Table, nil
 }
 
 // isNotFound reports whether err is DynamoDB's ResourceNotFoundException.

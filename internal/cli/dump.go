@@ -21,10 +21,16 @@ import (
 	"github.com/dynago/dynago/internal/dataio"
 )
 
-// createSink creates dynago dump's destination with dataio in format
-// (set in dataio_link.go once dataio's writers exist; tests may replace
-// it).
-var createSink func(dest string, format dataio.Format) (dataio.Writer, error)
+// sinkOptions are how dump writes its destination (dataio.WriteOptions):
+// the format, and for an export's manifest the table's ARN and id.
+type sinkOptions struct {
+	format            dataio.Format
+	tableArn, tableID string
+}
+
+// createSink creates dynago dump's destination with dataio (set in
+// dataio_link.go once dataio's writers exist; tests may replace it).
+var createSink func(dest string, o sinkOptions) (dataio.Writer, error)
 
 // dumpOptions are dynago dump's flags.
 type dumpOptions struct {
@@ -120,15 +126,16 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 		return err
 	}
 	defer c.close()
-	_, count, err := tableKeys(ctx, c, table)
+	_, desc, err := tableKeys(ctx, c, table)
 	if err != nil {
 		return err
 	}
-	w, err := createSink(o.output, dataio.Format(o.format))
+	w, err := createSink(o.output, sinkOptions{format: dataio.Format(o.format),
+		tableArn: aws.ToString(desc.TableArn), tableID: aws.ToString(desc.TableId)})
 	if err != nil {
 		return err
 	}
-	d := &dumper{client: c, table: table, w: w, segments: o.segments, consistent: o.consistent, count: count, stall: newStallGuard()}
+	d := &dumper{client: c, table: table, w: w, segments: o.segments, consistent: o.consistent, count: aws.ToInt64(desc.ItemCount), stall: newStallGuard()}
 	start := time.Now()
 	prog := startProgress(progressKindFor(stderr, o.quiet), stderr, "dumped", false, d.sample)
 	err = d.run(ctx)

@@ -83,7 +83,7 @@ func useFakes(t *testing.T, sources map[string][]fakeEntry) map[string]*memWrite
 		}
 		return &fakeReader{entries: e}, nil
 	}
-	createSink = func(dest string, f dataio.Format) (dataio.Writer, error) {
+	createSink = func(dest string, o sinkOptions) (dataio.Writer, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		w := &memWriter{}
