@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -382,3 +383,6 @@ func isThrottle(err error) bool {
 	}
 	return false
 }
+
+// formatUnits renders capacity units in plain notation (1000000, 2.5).
+func formatUnits(u float64) string { return strconv.FormatFloat(u, 'f', -1, 64) }

@@ -146,8 +146,8 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 	elapsed := time.Since(start)
 	if !o.quiet {
 		n := d.items.Load()
-		fmt.Fprintf(stderr, "dumped %d items of %s in %s (%.0f items/s), %g read capacity units\n",
-			n, table, elapsed.Round(time.Millisecond), float64(n)/max(elapsed.Seconds(), 1e-9), d.consumed())
+		fmt.Fprintf(stderr, "dumped %d items of %s in %s (%.0f items/s), %s read capacity units\n",
+			n, table, elapsed.Round(time.Millisecond), float64(n)/max(elapsed.Seconds(), 1e-9), formatUnits(d.consumed()))
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: %s holds only part of %s", o.output, table)

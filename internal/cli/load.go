@@ -215,6 +215,12 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 	}
 	l := &loader{client: c, table: p.table, keys: keys, files: p.files, readers: readers,
 		skipBad: o.skipBad, stderr: stderr, workers: o.workers, stall: newStallGuard()}
+	var total int64
+	for _, r := range readers {
+		_, t := r.Progress()
+		total += t
+	}
+	l.bytesTotal.Store(total)
 	start := time.Now()
 	prog := startProgress(progressKindFor(stderr, o.quiet), stderr, "loaded", true, l.sample)
 	err = l.run(ctx)
@@ -223,7 +229,7 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 	written := l.written.Load()
 	fmt.Fprintf(stdout, "items written:   %d\n", written)
 	fmt.Fprintf(stdout, "items skipped:   %d\n", l.skipped.Load())
-	fmt.Fprintf(stdout, "write units:     %g\n", l.consumed())
+	fmt.Fprintf(stdout, "write units:     %s\n", formatUnits(l.consumed()))
 	fmt.Fprintf(stdout, "retries:         %d (throttled requests and rounds of unprocessed items)\n", l.stall.retries.Load())
 	fmt.Fprintf(stdout, "elapsed:         %s\n", elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "rate:            %.0f items/s\n", float64(written)/max(elapsed.Seconds(), 1e-9))
@@ -299,12 +305,6 @@ func (l *loader) run(ctx context.Context) error {
 // read reads the files in order, checks each item, and sends batches of
 // at most 25 with no key twice.
 func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) error {
-	var total int64
-	for _, r := range l.readers {
-		_, t := r.Progress()
-		total += t
-	}
-	l.bytesTotal.Store(total)
 	var batch []types.WriteRequest
 	inBatch := map[string]bool{}
 	send := func() error {

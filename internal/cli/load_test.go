@@ -279,3 +279,35 @@ func TestProgressPlain(t *testing.T) {
 		t.Errorf("--quiet gets progress kind %d", k)
 	}
 }
+
+// TestProgressBar: on a terminal the bar's end is the total, set when
+// it becomes known and moved when the count passes it (a stale
+// ItemCount); an unknown total keeps the spinner it started with
+// (wantMax 0: the bar's end is not changed).
+func TestProgressBar(t *testing.T) {
+	cases := []struct {
+		samples []progressSample
+		wantMax int64
+	}{
+		{[]progressSample{{items: 1, done: 50, total: 100}}, 100},
+		{[]progressSample{{items: 1, done: 5}, {items: 2, done: 10, total: 100}}, 100},
+		{[]progressSample{{items: 120, done: 120, total: 100}}, 120},
+		{[]progressSample{{items: 3, done: 3}}, 0},
+	}
+	for i, tc := range cases {
+		var buf bytes.Buffer
+		first := tc.samples[0]
+		p := startProgress(progressBar, &buf, "loaded", i%2 == 0, func() progressSample { return first })
+		want := tc.wantMax
+		if want == 0 {
+			want = p.bar.GetMax64()
+		}
+		for _, s := range tc.samples {
+			p.update(s)
+		}
+		if got := p.bar.GetMax64(); got != want {
+			t.Errorf("case %d: bar max %d, want %d", i, got, want)
+		}
+		p.stop()
+	}
+}

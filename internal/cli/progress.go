@@ -122,8 +122,10 @@ func (p *progress) update(s progressSample) {
 	elapsed := time.Since(p.start)
 	rate := float64(s.items) / max(elapsed.Seconds(), 1e-9)
 	if p.kind == progressBar {
-		if s.total > 0 && s.done > p.bar.GetMax64() {
-			p.bar.ChangeMax64(s.done)
+		// A total known late (or exceeded: DescribeTable's ItemCount
+		// is stale) moves the bar's end; an unknown one keeps the spinner.
+		if end := max(s.total, s.done); s.total > 0 && end != p.bar.GetMax64() {
+			p.bar.ChangeMax64(end)
 		}
 		if p.bytes {
 			p.bar.Describe(fmt.Sprintf("%d items, %.0f items/s", s.items, rate))
