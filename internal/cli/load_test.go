@@ -311,3 +311,44 @@ func TestProgressBar(t *testing.T) {
 		p.stop()
 	}
 }
+
+// cancelWriter is a memWriter that cancels the dump's context at its
+// n-th item, as Ctrl-C would (signal.NotifyContext cancels the same way).
+type cancelWriter struct {
+	memWriter
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelWriter) Write(it dataio.Item) error {
+	w.memWriter.Write(it)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.items) == w.n {
+		w.cancel()
+	}
+	return nil
+}
+
+// TestDumpInterrupted: a dump whose context ends (Ctrl-C) stops its
+// segments' scans, closes the writer and fails naming the partial output.
+func TestDumpInterrupted(t *testing.T) {
+	movies := movieItems(t)
+	useFakes(t, map[string][]fakeEntry{"movies.json": entries(movies)})
+	srv := startDynago(t, engine.Options{})
+	if code, out, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--create", "--key", "year:N,title:S", "Movies", "movies.json"); code != 0 {
+		t.Fatalf("load: exit %d: %s%s", code, out, errOut)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelWriter{n: 100, cancel: cancel}
+	createSink = func(string, sinkOptions) (dataio.Writer, error) { return w, nil }
+	var errOut bytes.Buffer
+	err := runDump(ctx, dumpOptions{endpoint: srv.Endpoint(), output: "part.json", format: "json", segments: 4}, "Movies", &errOut)
+	if err == nil || !strings.Contains(err.Error(), "interrupted: part.json holds only part of Movies") {
+		t.Fatalf("error %v", err)
+	}
+	if !w.closed || len(w.items) >= len(movies) {
+		t.Errorf("closed %v, %d items", w.closed, len(w.items))
+	}
+}
