@@ -178,13 +178,14 @@ func TestLoadBadInput(t *testing.T) {
 	}
 }
 
-// TestLoadDuplicateKeys: DynamoDB rejects a BatchWriteItem with two
-// requests for one key ("Provided list of item keys contains
-// duplicates", source
-// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html:
-// "There are more than 25 requests in the batch... or two requests
-// operate on the same item"); load sends such items in separate batches,
-// and with one worker the last one stays. 1 and 1.0 are one number key.
+// TestLoadDuplicateKeys: DynamoDB rejects a whole BatchWriteItem whose
+// requests include two items with identical hash and range keys (among
+// the conditions the API reference lists for rejecting the entire batch,
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html;
+// the message is "Provided list of item keys contains duplicates"); load
+// sends such items in separate batches, and with one worker the last one
+// stays. 1 and 1.0 are one number key (DynamoDB compares numbers by
+// value).
 func TestLoadDuplicateKeys(t *testing.T) {
 	var es []fakeEntry
 	for i := range 60 {
