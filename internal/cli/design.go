@@ -43,7 +43,7 @@ func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
-access patterns with their key conditions. Format: README.md and
+access patterns with their key conditions. Format: docs/design-workbench.md and
 schema/design.schema.json; examples in examples/.`,
 	}
 	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),

@@ -8,22 +8,62 @@
 // against any DynamoDB endpoint, real DynamoDB included.
 //
 // Formats (Format values), each read and written:
-//   - FormatJSON: plain JSON objects, one a line or one array of them
-//     (../shared/data/moviedata.json); numbers keep their text exactly (38
-//     digits, never through float64); with ReadOptions.Sets a list of only
-//     strings or only numbers reads as a string or number set.
+//   - FormatJSON: plain JSON objects, one a line (JSON lines; blank lines
+//     skipped) or one array of them (../shared/data/moviedata.json);
+//     numbers keep their text exactly (38 digits, never through float64)
+//     and must be valid DynamoDB numbers; string is S, number N, true and
+//     false BOOL, null NULL, array L, object M; with ReadOptions.Sets a
+//     non-empty list of only strings or only numbers, none repeated,
+//     reads as an SS or NS. Writing is JSON lines, names sorted: B is a
+//     base64 string, SS and BS arrays of strings, NS an array of numbers,
+//     so plain JSON loses the B / S and set / list distinctions (dynamodb-
+//     json keeps them); a number whose text is not JSON's (DynamoDB also
+//     takes "+1", ".5", "5.") is written in its canonical form.
 //   - FormatDynamoDBJSON: DynamoDB JSON, one item a line, as {"Item":
 //     {...}} (the export and ImportTable line) or a bare map of
-//     AttributeValues.
+//     AttributeValues; a line whose only key is "Item" is the first form
+//     if its value reads as an item, else an attribute named Item. B and
+//     BS are base64; all ten types; written as {"Item": {...}} lines.
 //   - FormatExport: a DynamoDB export to S3 folder (manifest-summary.json,
-//     manifest-files.json, data/*.json.gz), read in its DYNAMODB_JSON and
-//     ION output formats, gzip, zstd or plain; written in DYNAMODB_JSON with
-//     gzip, so that ImportTable loads a dump into real DynamoDB.
-//   - FormatCSV: a header row, then one item a row; the types of columns
-//     given (name:N) or inferred by the rule in ReadOptions.CSVTypes' doc.
+//     manifest-files.json, data/*), read in its DYNAMODB_JSON and ION
+//     output formats, gzip (.gz), zstd (.zst) or plain, full exports only
+//     (outputFormat missing is DYNAMODB_JSON); each data file is checked
+//     against its manifest-files.json line, a *BadInput at that line
+//     after the file's items if its item count or MD5 differs; written in
+//     DYNAMODB_JSON with gzip, so that ImportTable loads a dump into real
+//     DynamoDB (see WriteOptions and Create).
+//   - FormatCSV: a header row, then one item a row (see CSV).
+//
+// Detection (ReadOptions.Format ""): a directory is an export, a *.csv
+// name CSV, anything else JSON: plain if its first non-blank byte is "["
+// or its first line that is valid JSON (of the first 100) does not read
+// as a DynamoDB JSON item, DynamoDB JSON if it does.
+//
+// CSV. A header cell is a column's attribute name, or name:TYPE where
+// TYPE is S N B BOOL NULL SS NS BS L M or AV; ReadOptions.CSVTypes,
+// by name, overrides both. An empty cell is an absent attribute. A cell
+// of a typed column is: S its text; N a DynamoDB number; B base64; BOOL
+// true or false; NULL true (or null); L, M, SS, NS, BS the DynamoDB JSON
+// of the value under its type key ([{"S":"a"}], {"k":{"N":"1"}},
+// ["a","b"], ["1"], ["AQ=="]); AV the DynamoDB JSON of a whole
+// AttributeValue ({"S":""}). A cell of an untyped column is inferred on
+// its own: a valid DynamoDB number is N (so 01234 is the number 1234),
+// true or false BOOL, anything else S. Two non-empty cells for one
+// attribute in a row, a cell that does not parse as its type and a row
+// whose cell count is not the header's are *BadInputs. Writing always
+// types every header cell, one column per name and type met (sorted), so
+// that an attribute whose type differs between items gets a column for
+// each, and puts an empty S or B, and an S holding a carriage return
+// (which CSV readers drop before a newline), in a name:AV column: what
+// dump writes, load reads back exactly. Rows are spooled to a temporary
+// file and the CSV is written at Close, once all columns are known.
+//
+// Ion (an export's ION format) is read by a small reader of the subset
+// exports write (see decodeIonLine's file): one item a line.
 //
 // Every reading error that is the input's fault is a *BadInput naming the
-// file and line; a Reader can go on past one (dynago load --skip-bad).
+// file and line; a Reader can go on past one (dynago load --skip-bad),
+// except in one JSON array, where a syntax error ends the reading.
 package dataio
 
 import (
@@ -80,6 +120,8 @@ type BadInput struct {
 	Err  error
 }
 
+// Error formats the error as FILE:LINE: what is wrong (FILE: what is
+// wrong when Line is 0).
 func (b *BadInput) Error() string {
 	if b.Line == 0 {
 		return fmt.Sprintf("%s: %v", b.File, b.Err)
@@ -87,4 +129,5 @@ func (b *BadInput) Error() string {
 	return fmt.Sprintf("%s:%d: %v", b.File, b.Line, b.Err)
 }
 
+// Unwrap returns what is wrong, for errors.Is and errors.As.
 func (b *BadInput) Unwrap() error { return b.Err }

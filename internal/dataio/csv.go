@@ -1,0 +1,337 @@
+package dataio
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// This file is FormatCSV (see the package documentation, "CSV").
+
+// csvTypes are the column types a CSV header or ReadOptions.CSVTypes
+// may name; AV is a cell of DynamoDB JSON of a whole AttributeValue.
+var csvTypes = map[string]bool{"S": true, "N": true, "B": true, "BOOL": true, "NULL": true, "SS": true, "NS": true, "BS": true, "L": true, "M": true, "AV": true}
+
+// csvColumn is one column: the attribute it fills and its type ("" is
+// inferred per cell).
+type csvColumn struct{ name, typ string }
+
+// splitHeader splits a header cell "name:TYPE" (TYPE one of csvTypes);
+// any other cell is all name.
+func splitHeader(cell string) csvColumn {
+	if i := strings.LastIndexByte(cell, ':'); i >= 0 && csvTypes[cell[i+1:]] {
+		return csvColumn{cell[:i], cell[i+1:]}
+	}
+	return csvColumn{cell, ""}
+}
+
+// csvReader reads a header row, then one item a row.
+type csvReader struct {
+	name string
+	src  *source
+	r    *csv.Reader
+	cols []csvColumn
+}
+
+// newCSVReader reads the header of a CSV source.
+func newCSVReader(src *source, name string, given map[string]string) (*csvReader, error) {
+	r := csv.NewReader(bufio.NewReaderSize(src, 64<<10))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = false
+	header, err := r.Read()
+	cr := &csvReader{name: name, src: src, r: r}
+	if err == io.EOF {
+		return cr, nil // an empty file: no columns, no items
+	}
+	if err != nil {
+		return nil, &BadInput{File: name, Line: 1, Err: err}
+	}
+	seen := map[csvColumn]bool{}
+	for i, cell := range header {
+		if i == 0 {
+			cell = strings.TrimPrefix(cell, "\ufeff")
+		}
+		if !utf8.ValidString(cell) {
+			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: a name that is not UTF-8", i+1)}
+		}
+		c := splitHeader(cell)
+		if t, ok := given[c.name]; ok {
+			if !csvTypes[t] {
+				return nil, fmt.Errorf("dataio: CSVTypes[%q] = %q (want one of S N B BOOL NULL SS NS BS L M AV)", c.name, t)
+			}
+			c.typ = t
+		}
+		if c.name == "" || seen[c] {
+			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: an empty or repeated column %q", i+1, cell)}
+		}
+		seen[c] = true
+		cr.cols = append(cr.cols, c)
+	}
+	return cr, nil
+}
+
+// Next reads the next row as an item: empty cells are absent attributes;
+// two non-empty cells for one attribute are a *BadInput.
+func (r *csvReader) Next() (Item, error) {
+	rec, err := r.r.Read()
+	if err == io.EOF {
+		return nil, io.EOF
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, &BadInput{File: r.name, Line: pe.StartLine, Err: pe.Err}
+		}
+		return nil, fmt.Errorf("dataio: %s: %w", r.name, err)
+	}
+	line, _ := r.r.FieldPos(0)
+	if len(rec) != len(r.cols) {
+		return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("%d cells, the header has %d", len(rec), len(r.cols))}
+	}
+	item := Item{}
+	for i, cell := range rec {
+		if cell == "" {
+			continue
+		}
+		c := r.cols[i]
+		if !utf8.ValidString(cell) {
+			return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("column %q: a cell that is not UTF-8", c.name)}
+		}
+		av, err := csvCell(c.typ, cell)
+		if err != nil {
+			return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("column %q: %v", c.name, err)}
+		}
+		if _, dup := item[c.name]; dup {
+			return nil, &BadInput{File: r.name, Line: line, Err: fmt.Errorf("two cells for attribute %q", c.name)}
+		}
+		item[c.name] = av
+	}
+	return item, nil
+}
+
+// Progress is the bytes read from the file and its size.
+func (r *csvReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+
+// Close closes the file.
+func (r *csvReader) Close() error { return r.src.Close() }
+
+// csvCell reads a non-empty cell of type t ("" infers: a valid DynamoDB
+// number is N, true or false BOOL, anything else S).
+func csvCell(t, cell string) (types.AttributeValue, error) {
+	switch t {
+	case "":
+		if checkNumber(cell) == nil {
+			return &types.AttributeValueMemberN{Value: cell}, nil
+		}
+		if cell == "true" || cell == "false" {
+			return &types.AttributeValueMemberBOOL{Value: cell == "true"}, nil
+		}
+		return &types.AttributeValueMemberS{Value: cell}, nil
+	case "S":
+		return &types.AttributeValueMemberS{Value: cell}, nil
+	case "N":
+		if err := checkNumber(cell); err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberN{Value: cell}, nil
+	case "B":
+		b, err := base64.StdEncoding.DecodeString(cell)
+		if err != nil {
+			return nil, fmt.Errorf("invalid base64: %v", err)
+		}
+		return &types.AttributeValueMemberB{Value: b}, nil
+	case "BOOL":
+		if cell != "true" && cell != "false" {
+			return nil, fmt.Errorf("BOOL wants true or false, got %q", cell)
+		}
+		return &types.AttributeValueMemberBOOL{Value: cell == "true"}, nil
+	case "NULL":
+		if cell != "true" && cell != "null" {
+			return nil, fmt.Errorf("NULL wants true or null, got %q", cell)
+		}
+		return &types.AttributeValueMemberNULL{Value: true}, nil
+	}
+	v, err := decodeJSON([]byte(cell))
+	if err != nil {
+		return nil, err
+	}
+	if t == "AV" {
+		return avFromJSON(v, "", 1)
+	}
+	return avOfType(t, v, "", 1)
+}
+
+// csvWriter spools items as DynamoDB JSON lines to a temporary file,
+// collecting the columns, and writes the CSV at Close.
+type csvWriter struct {
+	out   io.WriteCloser
+	spool *os.File
+	w     *bufio.Writer
+	cols  map[csvColumn]bool
+	buf   []byte
+}
+
+// newCSVWriter starts the spool of a CSV destination.
+func newCSVWriter(out io.WriteCloser) (*csvWriter, error) {
+	f, err := os.CreateTemp("", "dynago-csv-*.jsonl")
+	if err != nil {
+		out.Close()
+		return nil, fmt.Errorf("dataio: %w", err)
+	}
+	return &csvWriter{out: out, spool: f, w: bufio.NewWriter(f), cols: map[csvColumn]bool{}}, nil
+}
+
+// csvType is the column type a value is written in: its own, but AV for
+// an empty S or B (an empty cell is an absent attribute) and for an S
+// with a carriage return (encoding/csv drops the \r of \r\n).
+func csvType(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		if v.Value == "" || strings.ContainsRune(v.Value, '\r') {
+			return "AV"
+		}
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		if len(v.Value) == 0 {
+			return "AV"
+		}
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberM:
+		return "M"
+	}
+	return "AV"
+}
+
+// Write spools one item.
+func (cw *csvWriter) Write(item Item) error {
+	b, err := encodeDynamoDBJSONLine(cw.buf[:0], item)
+	if err != nil {
+		return err
+	}
+	cw.buf = b
+	for name, av := range item {
+		cw.cols[csvColumn{name, csvType(av)}] = true
+	}
+	_, err = cw.w.Write(b)
+	return err
+}
+
+// csvText is the cell text of av in a column of type t.
+func csvText(t string, av types.AttributeValue) (string, error) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		if t == "S" {
+			return v.Value, nil
+		}
+	case *types.AttributeValueMemberN:
+		return v.Value, nil
+	case *types.AttributeValueMemberB:
+		if t == "B" {
+			return base64.StdEncoding.EncodeToString(v.Value), nil
+		}
+	case *types.AttributeValueMemberBOOL:
+		if v.Value {
+			return "true", nil
+		}
+		return "false", nil
+	case *types.AttributeValueMemberNULL:
+		return "true", nil
+	}
+	b, err := appendAV(nil, av)
+	if err != nil || t == "AV" {
+		return string(b), err
+	}
+	// {"L":[...]} → [...]: the value of the type key.
+	return string(b[len(t)+4 : len(b)-1]), nil
+}
+
+// Close writes the header (every name:TYPE, sorted) and the spooled rows,
+// then removes the spool.
+func (cw *csvWriter) Close() error {
+	defer os.Remove(cw.spool.Name())
+	err := cw.writeCSV()
+	return errors.Join(err, cw.spool.Close(), cw.out.Close())
+}
+
+// writeCSV writes the CSV from the spool.
+func (cw *csvWriter) writeCSV() error {
+	if err := cw.w.Flush(); err != nil {
+		return err
+	}
+	if _, err := cw.spool.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	cols := make([]csvColumn, 0, len(cw.cols))
+	for c := range cw.cols {
+		cols = append(cols, c)
+	}
+	slices.SortFunc(cols, func(a, b csvColumn) int {
+		return strings.Compare(a.name+"\x00"+a.typ, b.name+"\x00"+b.typ)
+	})
+	index := make(map[csvColumn]int, len(cols))
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		index[c], header[i] = i, c.name+":"+c.typ
+	}
+	out := bufio.NewWriterSize(cw.out, 64<<10)
+	w := csv.NewWriter(out)
+	if len(header) == 0 {
+		return out.Flush() // no attributes at all: an empty file
+	}
+	if err := w.Write(header); err != nil {
+		return err
+	}
+	lr := &lineReader{name: cw.spool.Name(), src: &source{f: cw.spool}, br: bufio.NewReaderSize(cw.spool, 64<<10), decode: decodeDynamoDBJSONLine}
+	row := make([]string, len(cols))
+	for {
+		item, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		clear(row)
+		for name, av := range item {
+			c := csvColumn{name, csvType(av)}
+			i, ok := index[c]
+			if !ok { // the spool changed it: not UTF-8
+				return fmt.Errorf("dataio: CSV: attribute %q is not UTF-8", name)
+			}
+			if row[i], err = csvText(c.typ, av); err != nil {
+				return err
+			}
+		}
+		if err := w.Write(row); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return out.Flush()
+}

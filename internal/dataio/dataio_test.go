@@ -1,0 +1,121 @@
+package dataio
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// destFor is a destination name for a format (a .csv name for CSV, a
+// folder for an export, which Open then detects).
+func destFor(dir string, f Format) string {
+	switch f {
+	case FormatCSV:
+		return filepath.Join(dir, "items.csv")
+	case FormatExport:
+		return filepath.Join(dir, "export")
+	}
+	return filepath.Join(dir, "items."+string(f))
+}
+
+// TestMoviesRoundTrip reads moviedata.json (one JSON array, detected),
+// writes it in each format and reads it back: the same items, numbers'
+// text exact.
+func TestMoviesRoundTrip(t *testing.T) {
+	movies := openAll(t, moviesPath, ReadOptions{})
+	if len(movies) != 4610 {
+		t.Fatalf("%d movies, want 4610", len(movies))
+	}
+	info := movies[0]["info"].(*types.AttributeValueMemberM).Value
+	if n := info["rating"].(*types.AttributeValueMemberN).Value; n != "8.3" {
+		t.Fatalf("Rush's rating %q, want 8.3", n)
+	}
+	for _, f := range []Format{FormatJSON, FormatDynamoDBJSON, FormatExport, FormatCSV} {
+		t.Run(string(f), func(t *testing.T) {
+			dest := destFor(t.TempDir(), f)
+			writeAll(t, dest, WriteOptions{Format: f, ItemsPerFile: 1000}, movies)
+			sameItems(t, openAll(t, dest, ReadOptions{}), movies)
+		})
+	}
+}
+
+// TestAllTypesRoundTrip: every type, and the corners of allTypes, through
+// the formats that keep types (plain JSON does not: B and sets).
+func TestAllTypesRoundTrip(t *testing.T) {
+	for _, f := range []Format{FormatDynamoDBJSON, FormatExport, FormatCSV} {
+		t.Run(string(f), func(t *testing.T) {
+			dest := destFor(t.TempDir(), f)
+			writeAll(t, dest, WriteOptions{Format: f}, allTypes())
+			sameItems(t, openAll(t, dest, ReadOptions{Format: f}), allTypes())
+		})
+	}
+}
+
+// TestPlainJSONTypes: what plain JSON keeps of each type, with and
+// without Sets.
+func TestPlainJSONTypes(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "items.json")
+	writeAll(t, dest, WriteOptions{Format: FormatJSON}, allTypes()[:1])
+	got, err := os.ReadFile(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile(filepath.Join("testdata", "alltypes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(golden) {
+		t.Fatalf("plain JSON of allTypes:\n got %s\nwant %s", got, golden)
+	}
+	tests := []struct {
+		sets bool
+		want string // the golden's items as read back
+	}{
+		{false, `{"Item":{"a:b,":{"S":"odd name"},"b":{"S":"AAEC/w=="},"bs":{"L":[{"S":"AQ=="},{"S":"AgM="}]},"f":{"BOOL":false},"l":{"L":[]},"m":{"M":{"inner":{"L":[{"N":"-1E-130"},{"S":""},{"M":{}}]}}},"mix":{"N":"8.3"},"n":{"N":"12345678901234567890123456789012345678"},"ns":{"L":[{"N":"9.9999999999999999999999999999999999999E+125"},{"N":"0.5"},{"N":"-7"}]},"s":{"S":"hello, \"world\"\r\nnext"},"ss":{"L":[{"S":"b"},{"S":"a"},{"S":"ü"}]},"t":{"BOOL":true},"z":{"NULL":true}}}` + "\n"},
+		{true, `{"Item":{"a:b,":{"S":"odd name"},"b":{"S":"AAEC/w=="},"bs":{"SS":["AQ==","AgM="]},"f":{"BOOL":false},"l":{"L":[]},"m":{"M":{"inner":{"L":[{"N":"-1E-130"},{"S":""},{"M":{}}]}}},"mix":{"N":"8.3"},"n":{"N":"12345678901234567890123456789012345678"},"ns":{"NS":["9.9999999999999999999999999999999999999E+125","0.5","-7"]},"s":{"S":"hello, \"world\"\r\nnext"},"ss":{"SS":["b","a","ü"]},"t":{"BOOL":true},"z":{"NULL":true}}}` + "\n"},
+	}
+	for _, tc := range tests {
+		items := openAll(t, dest, ReadOptions{Format: FormatJSON, Sets: tc.sets})
+		if len(items) != 1 || canon(t, items[0]) != tc.want {
+			t.Errorf("Sets %v: read back %v", tc.sets, items)
+		}
+	}
+}
+
+// TestDetect: ReadOptions.Format "" by name and by the first item.
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name, file, content string
+		want                string // canon of the first item
+	}{
+		{"plain lines", "a.txt", `{"year":2013,"title":"Rush"}` + "\n", `{"Item":{"title":{"S":"Rush"},"year":{"N":"2013"}}}` + "\n"},
+		{"plain array", "a.json", "\n\n [ {\"a\":{\"S\":\"x\"}} ]", `{"Item":{"a":{"M":{"S":{"S":"x"}}}}}` + "\n"},
+		{"dynamodb item", "a.json", `{"Item":{"year":{"N":"2013"}}}`, `{"Item":{"year":{"N":"2013"}}}` + "\n"},
+		{"dynamodb bare", "a.json", `{"year":{"N":"2013"}}`, `{"Item":{"year":{"N":"2013"}}}` + "\n"},
+		{"attribute named Item", "a.json", `{"Item":{"M":{"a":{"S":"x"}}}}`, `{"Item":{"Item":{"M":{"a":{"S":"x"}}}}}` + "\n"},
+		{"plain with object", "a.json", `{"year":{"N":2013}}`, `{"Item":{"year":{"M":{"N":{"N":"2013"}}}}}` + "\n"},
+		{"csv", "a.CSV", "year,title,ok\n2013,Rush,true\n", `{"Item":{"ok":{"BOOL":true},"title":{"S":"Rush"},"year":{"N":"2013"}}}` + "\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			items := openAll(t, writeFile(t, tc.file, tc.content), ReadOptions{})
+			if len(items) != 1 || canon(t, items[0]) != tc.want {
+				t.Fatalf("read %d items: %v", len(items), items)
+			}
+		})
+	}
+}
+
+// TestCSVTyping: CSVTypes over name:TYPE header cells over inference.
+func TestCSVTyping(t *testing.T) {
+	content := "zip,n:S,when,tags:SS,raw:AV,name:with:colon\n01234,5,true,\"[\"\"a\"\"]\",\"{\"\"S\"\":\"\"\"\"}\",x\n"
+	items := openAll(t, writeFile(t, "t.csv", content), ReadOptions{CSVTypes: map[string]string{"zip": "S"}})
+	got := canon(t, items[0])
+	if !strings.Contains(got, `"zip":{"S":"01234"}`) || !strings.Contains(got, `"n":{"S":"5"}`) || !strings.Contains(got, `"when":{"BOOL":true}`) ||
+		!strings.Contains(got, `"tags":{"SS":["a"]}`) || !strings.Contains(got, `"raw":{"S":""}`) || !strings.Contains(got, `"name:with:colon":{"S":"x"}`) {
+		t.Fatalf("got %s", got)
+	}
+}

@@ -1,0 +1,400 @@
+package dataio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"strings"
+)
+
+// ReadOptions says how Open reads a source.
+type ReadOptions struct {
+	// Format is the source's format; "" detects it: a directory is
+	// FormatExport, a name ending .csv (any case) FormatCSV, anything
+	// else (standard input too) JSON: a source whose first non-blank byte
+	// is "[" is plain JSON (one array); otherwise the first line that is
+	// valid JSON (of the first 100 lines) decides, DynamoDB JSON if it
+	// reads as a DynamoDB JSON item ({"Item": {...}}
+	// or an object whose every value is an AttributeValue object such as
+	// {"S": "x"}, at least one), plain JSON if not. A plain JSON file whose
+	// first object happens to look like DynamoDB JSON needs FormatJSON.
+	Format Format
+	// Sets makes FormatJSON read a non-empty list of only strings, or of
+	// only numbers, with no member repeated, as an SS or an NS (a list
+	// otherwise).
+	Sets bool
+	// CSVTypes gives FormatCSV columns' types by column name (the header
+	// cell's name, without a ":TYPE" suffix): S N B BOOL NULL SS NS BS L
+	// M, or AV. A column not named here takes its type from a
+	// "name:TYPE" header cell, else each of its cells is inferred (see
+	// the package documentation, "CSV").
+	CSVTypes map[string]string
+}
+
+// Open opens path for reading as opts says ("-" is standard input, for
+// every format but FormatExport). Open's own errors are the file's (not
+// found, unreadable) or a bad option; a FormatCSV header or an export's
+// manifest that is wrong is a *BadInput. The Reader's Next reports the
+// items' errors.
+func Open(path string, opts ReadOptions) (Reader, error) {
+	format := opts.Format
+	if format == "" {
+		format = detectByName(path)
+	}
+	switch format {
+	case FormatExport:
+		if path == "-" {
+			return nil, errors.New("dataio: an export is a folder; it cannot be read from standard input")
+		}
+		return openExport(path)
+	case FormatCSV, FormatJSON, FormatDynamoDBJSON, "":
+	default:
+		return nil, fmt.Errorf("dataio: unknown format %q (want json, dynamodb-json, export or csv)", format)
+	}
+	src, name, err := openSource(path)
+	if err != nil {
+		return nil, err
+	}
+	if format == FormatCSV {
+		r, err := newCSVReader(src, name, opts.CSVTypes)
+		if err != nil {
+			src.Close()
+			return nil, err
+		}
+		return r, nil
+	}
+	return openJSON(src, name, format, opts.Sets)
+}
+
+// detectByName is the format a path names: FormatExport for a directory,
+// FormatCSV for *.csv, "" (JSON, detected from the content) otherwise.
+func detectByName(path string) Format {
+	if path != "-" {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return FormatExport
+		}
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".csv") {
+		return FormatCSV
+	}
+	return ""
+}
+
+// source is an open input file counting the bytes read from it.
+type source struct {
+	f     *os.File
+	done  int64
+	total int64
+	stdin bool
+	hash  hash.Hash // if not nil, sums the bytes read (an export's data file)
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	n, err := s.f.Read(p)
+	s.done += int64(n)
+	if s.hash != nil {
+		s.hash.Write(p[:n])
+	}
+	return n, err
+}
+
+// Close closes the file (not standard input).
+func (s *source) Close() error {
+	if s.stdin {
+		return nil
+	}
+	return s.f.Close()
+}
+
+// openSource opens path ("-" is standard input) and returns the name
+// errors give it.
+func openSource(path string) (*source, string, error) {
+	if path == "-" {
+		return &source{f: os.Stdin, stdin: true}, "<stdin>", nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("dataio: %w", err)
+	}
+	s := &source{f: f}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		s.total = fi.Size()
+	}
+	return s, path, nil
+}
+
+// openJSON opens a plain JSON or DynamoDB JSON source (format "" detects
+// which, by ReadOptions.Format's rule).
+func openJSON(src *source, name string, format Format, sets bool) (Reader, error) {
+	br := bufio.NewReaderSize(src, 64<<10)
+	lines, err := skipBlank(br)
+	if err != nil && err != io.EOF {
+		src.Close()
+		return nil, fmt.Errorf("dataio: %s: %w", name, err)
+	}
+	first, _ := br.Peek(1)
+	if len(first) == 1 && first[0] == '[' {
+		conv := func(v any) (Item, error) { return plainItem(v, sets) }
+		if format == FormatDynamoDBJSON {
+			conv = dynamoDBJSONItem
+		}
+		return newArrayReader(src, br, name, lines, conv), nil
+	}
+	lr := &lineReader{name: name, src: src, br: br, line: lines}
+	if format == "" {
+		var err error
+		if format, err = detectLines(lr); err != nil {
+			src.Close()
+			return nil, fmt.Errorf("dataio: %s: %w", name, err)
+		}
+	}
+	lr.decode = decodeDynamoDBJSONLine
+	if format == FormatJSON {
+		lr.decode = func(b []byte) (Item, error) { return decodePlainLine(b, sets) }
+	}
+	return lr, nil
+}
+
+// detectScan is how many lines detection reads, at most, to find one that
+// is valid JSON.
+const detectScan = 100
+
+// detectLines reads lines ahead (kept for Next) up to the first that is
+// valid JSON, so that a broken first line does not decide, and returns
+// FormatDynamoDBJSON if that one reads as a DynamoDB JSON item,
+// FormatJSON otherwise.
+func detectLines(lr *lineReader) (Format, error) {
+	for range detectScan {
+		line, err := lr.br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return "", err
+		}
+		if len(line) > 0 {
+			lr.pending = append(lr.pending, line)
+		}
+		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil {
+			if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
+				if _, derr := dynamoDBJSONItem(v); derr == nil {
+					return FormatDynamoDBJSON, nil
+				}
+			}
+			return FormatJSON, nil
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return FormatJSON, nil
+}
+
+// skipBlank consumes leading white space (and a UTF-8 byte order mark)
+// and returns the number of newlines in it.
+func skipBlank(br *bufio.Reader) (int, error) {
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	lines := 0
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return lines, err
+		}
+		switch c {
+		case '\n':
+			lines++
+		case ' ', '\t', '\r':
+		default:
+			return lines, br.UnreadByte()
+		}
+	}
+}
+
+// lineReader reads one item a line (JSON lines, DynamoDB JSON, Ion text);
+// blank lines are skipped, a line that does not decode is a *BadInput and
+// the next Next reads the next line.
+type lineReader struct {
+	name    string
+	src     *source
+	br      *bufio.Reader
+	line    int // lines consumed
+	items   int // non-blank lines that were items, good or bad
+	decode  func([]byte) (Item, error)
+	pending [][]byte // lines read ahead (detection), handed out first
+	// closers are closed by Close after src (a decompressor).
+	closers []io.Closer
+}
+
+// Next reads the next non-blank line's item.
+func (r *lineReader) Next() (Item, error) {
+	for {
+		var line []byte
+		var err error
+		if len(r.pending) > 0 {
+			line, r.pending = r.pending[0], r.pending[1:]
+		} else {
+			line, err = r.br.ReadBytes('\n')
+		}
+		if len(line) > 0 {
+			r.line++
+			t := bytes.TrimSpace(line)
+			if r.line == 1 {
+				t = bytes.TrimPrefix(t, []byte("\ufeff"))
+			}
+			if len(t) == 0 {
+				continue
+			}
+			r.items++
+			item, derr := r.decode(t)
+			if derr != nil {
+				return nil, &BadInput{File: r.name, Line: r.line, Err: derr}
+			}
+			if item == nil { // a line of no item (Ion's version marker)
+				r.items--
+				continue
+			}
+			return item, nil
+		}
+		if err == io.EOF {
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dataio: %s: %w", r.name, err)
+		}
+	}
+}
+
+// Progress is the bytes read from the file and its size.
+func (r *lineReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+
+// Close closes the decompressor, if any, and the file.
+func (r *lineReader) Close() error {
+	var errs []error
+	for _, c := range r.closers {
+		errs = append(errs, c.Close())
+	}
+	errs = append(errs, r.src.Close())
+	return errors.Join(errs...)
+}
+
+// lineTracker passes a reader's bytes through and remembers where its
+// newlines are, so that a byte offset can be turned into a line number;
+// the offsets asked for must not decrease.
+type lineTracker struct {
+	r        io.Reader
+	off      int64
+	newlines []int64 // offsets of newlines not yet passed by lineAt
+	before   int     // newlines before the last offset asked for
+}
+
+func (t *lineTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			t.newlines = append(t.newlines, t.off+int64(i))
+		}
+	}
+	t.off += int64(n)
+	return n, err
+}
+
+// lineAt returns the 1-based line of byte offset off.
+func (t *lineTracker) lineAt(off int64) int {
+	i := 0
+	for i < len(t.newlines) && t.newlines[i] < off {
+		i++
+	}
+	t.before += i
+	t.newlines = t.newlines[i:]
+	return t.before + 1
+}
+
+// arrayReader reads one JSON array of items. An element that is valid
+// JSON but not a valid item is a *BadInput and reading goes on; a syntax
+// error is a *BadInput that ends the reading: the Next after it returns
+// a plain error (an array cannot be resynchronised).
+type arrayReader struct {
+	name    string
+	src     *source
+	track   *lineTracker
+	dec     *json.Decoder
+	conv    func(any) (Item, error)
+	started bool
+	broken  error
+	base    int // lines skipped before the decoder's first byte
+}
+
+// newArrayReader reads the array that br (positioned at its "[", after
+// skipped lines) holds.
+func newArrayReader(src *source, br *bufio.Reader, name string, skipped int, conv func(any) (Item, error)) *arrayReader {
+	t := &lineTracker{r: br}
+	dec := json.NewDecoder(t)
+	return &arrayReader{name: name, src: src, track: t, dec: dec, conv: conv, base: skipped}
+}
+
+// bad records and returns a *BadInput at byte offset off.
+func (r *arrayReader) bad(off int64, err error) error {
+	return &BadInput{File: r.name, Line: r.base + r.track.lineAt(off), Err: err}
+}
+
+// syntax ends the reading at a decoding error.
+func (r *arrayReader) syntax(err error) error {
+	off := r.dec.InputOffset()
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		off = r.track.off // the end of the input: its last line
+		err = errors.New("the JSON array is truncated")
+	}
+	b := r.bad(off, fmt.Errorf("invalid JSON: %v", err))
+	r.broken = b
+	return b
+}
+
+// Next returns the array's next element as an item.
+func (r *arrayReader) Next() (Item, error) {
+	if r.broken != nil {
+		return nil, fmt.Errorf("dataio: reading stopped at a syntax error in the JSON array: %w", r.broken)
+	}
+	if !r.started {
+		r.started = true
+		if _, err := r.dec.Token(); err != nil { // the "["
+			return nil, r.syntax(err)
+		}
+	}
+	if !r.dec.More() {
+		if _, err := r.dec.Token(); err != nil { // the "]"
+			return nil, r.syntax(err)
+		}
+		if _, err := r.dec.Token(); err != io.EOF {
+			r.broken = r.bad(r.dec.InputOffset(), errors.New("invalid JSON: data after the array"))
+			return nil, r.broken
+		}
+		return nil, io.EOF
+	}
+	var raw json.RawMessage
+	if err := r.dec.Decode(&raw); err != nil {
+		return nil, r.syntax(err)
+	}
+	start := r.dec.InputOffset() - int64(len(raw))
+	v, err := decodeJSON(raw)
+	if err == nil {
+		var item Item
+		if item, err = r.conv(v); err == nil {
+			return item, nil
+		}
+	}
+	return nil, r.bad(start, err)
+}
+
+// Progress is the bytes read from the file and its size.
+func (r *arrayReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+
+// Close closes the file.
+func (r *arrayReader) Close() error { return r.src.Close() }
