@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,10 +102,24 @@ func TestLoadThrottled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a throttled load takes seconds")
 	}
+	// 300 movies (at 1/100 of on-demand's 4,000 write units a second
+	// the whole file would take minutes), in a real JSON file.
 	movies := movieItems(t)[:300]
-	useFakes(t, map[string][]fakeEntry{"movies.json": entries(movies)})
+	path := filepath.Join(t.TempDir(), "movies.json")
+	w, err := dataio.Create(path, dataio.WriteOptions{Format: dataio.FormatJSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range movies {
+		if err := w.Write(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	srv := startDynago(t, engine.Options{Throttle: &throttle.Options{Scale: 100}})
-	code, out, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--create", "--key", "year:N,title:S", "Movies", "movies.json")
+	code, out, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--create", "--key", "year:N,title:S", "Movies", path)
 	if code != 0 || !strings.Contains(out, "items written:   300\n") {
 		t.Fatalf("load: exit %d: %s%s", code, out, errOut)
 	}
