@@ -321,9 +321,11 @@ func typesText(ts []string) string {
 }
 
 // awsConfig loads the AWS SDK's configuration from the environment (for
-// design run --endpoint), with us-east-1 when no region is set.
-func awsConfig(ctx context.Context) (aws.Config, error) {
-	cfg, err := config.LoadDefaultConfig(ctx)
+// design run --endpoint, load and dump), with us-east-1 when no region is
+// set; opts are extra load options (load and dump turn off the EC2
+// metadata lookup for a loopback endpoint).
+func awsConfig(ctx context.Context, opts ...func(*config.LoadOptions) error) (aws.Config, error) {
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return cfg, fmt.Errorf("AWS configuration: %w", err)
 	}

@@ -39,6 +39,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newInsightsCommand(stdout))
 	root.AddCommand(newDesignCommand(stdout, stderr))
+	root.AddCommand(newLoadCommand(stdout, stderr))
+	root.AddCommand(newDumpCommand(stderr))
 	root.AddCommand(newVersionCommand(stdout))
 	if err := root.Execute(); err != nil {
 		var fe errFindings
