@@ -81,9 +81,9 @@ loopback endpoint the instance metadata service is not asked and, when no
 credentials are found, dummy ones are used.
 
 Each item is checked against the table's key schema (from DescribeTable) and the
-400 KB item size limit before it is sent. A bad item is reported as FILE: item N
-(its 1-based position in FILE) with its key; unreadable input is reported as
-FILE:LINE. Either stops the load with exit status 1, unless --skip-bad, which
+400 KB item size limit before it is sent. A bad item is reported as
+FILE:LINE: item (its key): what is wrong, and so is unreadable input
+(FILE:LINE: what is wrong; in an export, FILE is the data file). Either stops the load with exit status 1, unless --skip-bad, which
 reports it on stderr, counts it and goes on. Items already written stay written.
 
 Items with one key in one batch are sent in separate batches, in file order;
@@ -320,7 +320,6 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 	}
 	var before int64 // bytes of the files already read
 	for i, r := range l.readers {
-		n := 0 // items of this file
 		for {
 			item, err := r.Next()
 			done, _ := r.Progress()
@@ -338,10 +337,10 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.files[i], err)
 			}
-			n++
 			key, err := checkItem(item, l.keys)
 			if err != nil {
-				where := fmt.Sprintf("%s: item %d", l.files[i], n)
+				file, line := r.Position()
+				where := fmt.Sprintf("%s:%d: item", file, line)
 				if k := describeKey(item, l.keys); k != "" {
 					where += " (" + k + ")"
 				}

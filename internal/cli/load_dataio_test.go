@@ -87,9 +87,9 @@ func TestLoadDumpMoviesFormats(t *testing.T) {
 
 // TestLoadBadInputFormats: in a JSON-lines file, a truncated line is
 // reported as FILE:LINE (dataio's BadInput), an item with a wrong key
-// type, over 400 KB, or missing a key attribute as FILE: item N (its
-// position among the file's items) with its key; each exits 1, and
-// --skip-bad counts them and writes the rest.
+// type, over 400 KB, or missing a key attribute as FILE:LINE: item with
+// its key (issue 26: "a bad line is reported with its file and line
+// number"); each exits 1, and --skip-bad counts them and writes the rest.
 func TestLoadBadInputFormats(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "in.json")
 	lines := []string{
@@ -109,8 +109,8 @@ func TestLoadBadInputFormats(t *testing.T) {
 		t.Errorf("truncated line: exit %d, %q", code, errOut)
 	}
 	code, out, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--format", "json", "--skip-bad", "Bad", path)
-	for _, want := range []string{path + ":2:", path + `: item 2 (year="2002" title="Wrong"): key attribute year is S`,
-		path + `: item 3 (year=2003 title="Big"): item is`, path + `: item 4 (title="NoYear"): missing key attribute year`} {
+	for _, want := range []string{path + ":2:", path + `:3: item (year="2002" title="Wrong"): key attribute year is S`,
+		path + `:4: item (year=2003 title="Big"): item is`, path + `:5: item (title="NoYear"): missing key attribute year`} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("--skip-bad stderr lacks %q:\n%.2000s", want, errOut)
 		}

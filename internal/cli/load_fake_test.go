@@ -28,8 +28,10 @@ type fakeEntry struct {
 	err  error
 }
 
-// fakeReader yields its entries in order, one "byte" of progress each.
+// fakeReader yields its entries in order, one "byte" of progress each;
+// entry i (1-based) is on line i of file name.
 type fakeReader struct {
+	name    string
 	entries []fakeEntry
 	pos     int
 }
@@ -45,6 +47,7 @@ func (r *fakeReader) Next() (dataio.Item, error) {
 
 func (r *fakeReader) Progress() (int64, int64) { return int64(r.pos), int64(len(r.entries)) }
 func (r *fakeReader) Close() error             { return nil }
+func (r *fakeReader) Position() (string, int)  { return r.name, r.pos }
 
 // memWriter collects the items written to it.
 type memWriter struct {
@@ -81,7 +84,7 @@ func useFakes(t *testing.T, sources map[string][]fakeEntry) map[string]*memWrite
 		if !ok {
 			return nil, fmt.Errorf("open %s: no such file", path)
 		}
-		return &fakeReader{entries: e}, nil
+		return &fakeReader{name: path, entries: e}, nil
 	}
 	createSink = func(dest string, o sinkOptions) (dataio.Writer, error) {
 		mu.Lock()

@@ -148,7 +148,7 @@ func countItems(t *testing.T, srv *inproc.Server, table string) int {
 
 // TestLoadBadInput: each kind of bad input stops the load with exit 1
 // and a message with its place (FILE:LINE for what dataio could not
-// read, FILE: item N with the key for an item the table cannot take);
+// read, FILE:LINE: item with the key for an item the table cannot take);
 // with --skip-bad it is reported, counted, and the other items written.
 func TestLoadBadInput(t *testing.T) {
 	good := func(year, title string) dataio.Item { return dataio.Item{"year": num(year), "title": str(title)} }
@@ -164,13 +164,13 @@ func TestLoadBadInput(t *testing.T) {
 		{"truncated line", fakeEntry{err: &dataio.BadInput{File: "in.json", Line: 2, Err: errors.New("unexpected end of JSON input")}},
 			"in.json:2: unexpected end of JSON input"},
 		{"wrong key type", fakeEntry{item: dataio.Item{"year": str("2001"), "title": str("Wrong")}},
-			`in.json: item 2 (year="2001" title="Wrong"): key attribute year is S, the table's key is N`},
+			`in.json:2: item (year="2001" title="Wrong"): key attribute year is S, the table's key is N`},
 		{"over 400 KB", fakeEntry{item: big},
-			`in.json: item 2 (year=2001 title="Big"): item is 409619 bytes, over DynamoDB's limit of 409600 (400 KB)`},
+			`in.json:2: item (year=2001 title="Big"): item is 409619 bytes, over DynamoDB's limit of 409600 (400 KB)`},
 		{"missing key attribute", fakeEntry{item: dataio.Item{"year": num("2002")}},
-			"in.json: item 2 (year=2002): missing key attribute title (S)"},
+			"in.json:2: item (year=2002): missing key attribute title (S)"},
 		{"bad number in key", fakeEntry{item: dataio.Item{"year": num("12x"), "title": str("T")}},
-			`in.json: item 2 (year=12x title="T"): key attribute year:`},
+			`in.json:2: item (year=12x title="T"): key attribute year:`},
 	}
 	srv := startDynago(t, engine.Options{})
 	for i, tc := range cases {

@@ -40,6 +40,7 @@ type csvReader struct {
 	src  *source
 	r    *csv.Reader
 	cols []csvColumn
+	last int // the line of the row Next last returned
 }
 
 // newCSVReader reads the header of a CSV source.
@@ -115,8 +116,12 @@ func (r *csvReader) Next() (Item, error) {
 		}
 		item[c.name] = av
 	}
+	r.last = line
 	return item, nil
 }
+
+// Position is the file and the line of the row Next last returned.
+func (r *csvReader) Position() (string, int) { return r.name, r.last }
 
 // Progress is the bytes read from the file and its size.
 func (r *csvReader) Progress() (done, total int64) { return r.src.done, r.src.total }

@@ -97,6 +97,12 @@ type Reader interface {
 	// total size in bytes (compressed bytes for compressed files), for a
 	// progress bar; total is 0 when unknown (standard input).
 	Progress() (done, total int64)
+	// Position says where the item Next last returned is: its file (for
+	// an export, the data file) and the 1-based line it starts on, so
+	// that a caller can name the place of an item it refuses (dynago
+	// load's key and size checks). Before the first item it is the
+	// source's name and line 0.
+	Position() (file string, line int)
 	// Close releases the source's files.
 	Close() error
 }

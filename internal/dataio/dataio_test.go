@@ -119,3 +119,59 @@ func TestCSVTyping(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestPosition: Position names the file and the line each item starts on
+// (blank lines counted, a pretty-printed array's elements by their first
+// line, a CSV row after its header, an export's data file), so that dynago
+// load can name the place of an item the table refuses (issue 26: "a bad
+// line is reported with its file and line number").
+func TestPosition(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	export := filepath.Join(dir, "export")
+	writeAll(t, export, WriteOptions{Format: FormatExport}, []Item{{"k": &types.AttributeValueMemberS{Value: "a"}}, {"k": &types.AttributeValueMemberS{Value: "b"}}})
+	for _, tc := range []struct {
+		name  string
+		path  string
+		lines []int
+	}{
+		{"JSON lines", write("a.json", "{\"k\": 1}\n\n{\"k\": 2}\n{\"k\": 3}\n"), []int{1, 3, 4}},
+		{"JSON array", write("b.json", "[\n  {\"k\": 1},\n  {\n    \"k\": 2\n  }\n]\n"), []int{2, 3}},
+		{"DynamoDB JSON", write("c.json", "{\"Item\": {\"k\": {\"N\": \"1\"}}}\n{\"Item\": {\"k\": {\"N\": \"2\"}}}\n"), []int{1, 2}},
+		{"CSV", write("d.csv", "k:N,v\n1,x\n2,y\n"), []int{2, 3}},
+		{"export", export, []int{1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Open(tc.path, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, line := r.Position(); line != 0 {
+				t.Errorf("line %d before the first item, want 0", line)
+			}
+			for i, want := range tc.lines {
+				if _, err := r.Next(); err != nil {
+					t.Fatal(err)
+				}
+				file, line := r.Position()
+				if line != want {
+					t.Errorf("item %d: line %d, want %d", i+1, line, want)
+				}
+				if tc.name == "export" {
+					if !strings.HasSuffix(file, ".json.gz") {
+						t.Errorf("item %d: file %s, want the data file", i+1, file)
+					}
+				} else if file != tc.path {
+					t.Errorf("item %d: file %s, want %s", i+1, file, tc.path)
+				}
+			}
+		})
+	}
+}

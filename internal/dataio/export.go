@@ -103,6 +103,9 @@ type exportReader struct {
 	next   int   // index in files of the next file to open
 	done   int64 // bytes of the data files finished
 	total  int64
+	// lastFile and lastLine are where the item Next last returned is.
+	lastFile string
+	lastLine int
 }
 
 // openExport opens the export at (or under) dir.
@@ -183,6 +186,9 @@ func (r *exportReader) Next() (Item, error) {
 			r.cur, r.next = cur, r.next+1
 		}
 		item, err := r.cur.Next()
+		if err == nil {
+			r.lastFile, r.lastLine = r.cur.Position()
+		}
 		if err != io.EOF {
 			return item, err
 		}
@@ -255,6 +261,15 @@ func openDataFile(p string, decode func([]byte) (Item, error)) (*lineReader, err
 type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
+
+// Position is the data file and line of the item Next last returned (the
+// export's folder and line 0 before the first).
+func (r *exportReader) Position() (string, int) {
+	if r.lastFile == "" {
+		return r.dir, 0
+	}
+	return r.lastFile, r.lastLine
+}
 
 // Progress sums the compressed bytes read over the data files.
 func (r *exportReader) Progress() (done, total int64) {

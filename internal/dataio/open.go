@@ -222,6 +222,7 @@ type lineReader struct {
 	src     *source
 	br      *bufio.Reader
 	line    int // lines consumed
+	last    int // the line of the item Next last returned
 	items   int // non-blank lines that were items, good or bad
 	decode  func([]byte) (Item, error)
 	pending [][]byte // lines read ahead (detection), handed out first
@@ -257,6 +258,7 @@ func (r *lineReader) Next() (Item, error) {
 				r.items--
 				continue
 			}
+			r.last = r.line
 			return item, nil
 		}
 		if err == io.EOF {
@@ -270,6 +272,9 @@ func (r *lineReader) Next() (Item, error) {
 
 // Progress is the bytes read from the file and its size.
 func (r *lineReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+
+// Position is the file and the line of the item Next last returned.
+func (r *lineReader) Position() (string, int) { return r.name, r.last }
 
 // Close closes the decompressor, if any, and the file.
 func (r *lineReader) Close() error {
@@ -326,6 +331,7 @@ type arrayReader struct {
 	started bool
 	broken  error
 	base    int // lines skipped before the decoder's first byte
+	last    int // the line where the element Next last returned starts
 }
 
 // newArrayReader reads the array that br (positioned at its "[", after
@@ -387,6 +393,7 @@ func (r *arrayReader) Next() (Item, error) {
 	if err == nil {
 		var item Item
 		if item, err = r.conv(v); err == nil {
+			r.last = r.base + r.track.lineAt(start)
 			return item, nil
 		}
 	}
@@ -395,6 +402,10 @@ func (r *arrayReader) Next() (Item, error) {
 
 // Progress is the bytes read from the file and its size.
 func (r *arrayReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+
+// Position is the file and the line where the element Next last returned
+// starts.
+func (r *arrayReader) Position() (string, int) { return r.name, r.last }
 
 // Close closes the file.
 func (r *arrayReader) Close() error { return r.src.Close() }
