@@ -60,6 +60,9 @@ output, by default) in --format:
   export         a DynamoDB export to S3 folder (--output names the folder),
                  which ImportTable loads and dynago load reads
 
+With more than one segment the items come in a different order on every run
+(each segment's pages interleave); --segments 1 gives the Scan's own order.
+
 Ctrl-C stops the scan and closes the output, which then holds only part of the
 table (the command exits with status 1). A summary (items, read capacity units
 consumed, time) goes to stderr unless --quiet, as does the progress: a bar on a
@@ -127,6 +130,9 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 	defer c.close()
 	_, desc, err := tableKeys(ctx, c, table)
 	if err != nil {
+		if isNotFound(err) {
+			return fmt.Errorf("%w (ListTables shows the tables at %s)", err, o.endpoint)
+		}
 		return err
 	}
 	w, err := createSink(o.output, sinkOptions{format: dataio.Format(o.format),

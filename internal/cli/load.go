@@ -111,7 +111,7 @@ a bar on a terminal, a line every 5 s otherwise, nothing with --quiet.`,
 	f.StringVar(&o.endpoint, "endpoint", defaultDataEndpoint, endpointHelp)
 	f.StringVar(&o.format, "format", "", "input format: json, dynamodb-json, export or csv (default: detected)")
 	f.BoolVar(&o.sets, "sets", false, "read JSON lists of only strings or only numbers as string or number sets")
-	f.StringVar(&o.csvTypes, "csv-types", "", "CSV column types, NAME:TYPE,... (TYPE S, N, B, BOOL, ...)")
+	f.StringVar(&o.csvTypes, "csv-types", "", "CSV column types, NAME:TYPE,... (TYPE S, N, B, BOOL, NULL, SS, NS, BS, L, M); a column with no type here or in its header cell (NAME:TYPE) is inferred cell by cell: a number in canonical form (12, -3.5) is N, true/false BOOL, anything else (01234, 1e3) S")
 	f.BoolVar(&o.create, "create", false, "create the table (with --key) and wait until it is ACTIVE; fails if it exists")
 	f.StringVar(&o.key, "key", "", "with --create: the primary key, PK:TYPE[,SK:TYPE] (TYPE S, N or B), e.g. year:N,title:S")
 	f.StringArrayVar(&o.gsis, "gsi", nil, "with --create: a global secondary index NAME:PK:TYPE[,SK:TYPE], projecting ALL (repeatable)")
@@ -321,6 +321,9 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 	var before int64 // bytes of the files already read
 	for i, r := range l.readers {
 		for {
+			if err := ctx.Err(); err != nil { // Ctrl-C, or a failed write
+				return err
+			}
 			item, err := r.Next()
 			done, _ := r.Progress()
 			l.bytesDone.Store(before + done)

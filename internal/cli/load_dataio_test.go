@@ -119,3 +119,25 @@ func TestLoadBadInputFormats(t *testing.T) {
 		t.Errorf("--skip-bad: exit %d: %s", code, out)
 	}
 }
+
+// TestLoadSkipBadStopsAtABrokenArray: a syntax error inside one JSON array
+// cannot be read past, so load stops there with exit 1 even with
+// --skip-bad, after the element before it and without the one after (a
+// new user's trial of issue 26 found --skip-bad repeating the error for
+// ever).
+func TestLoadSkipBadStopsAtABrokenArray(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "arr.json")
+	body := "[\n{\"year\": 1, \"title\": \"a\"},\n{\"year\": 2, \"title\": \"b\",\n{\"year\": 3, \"title\": \"c\"}\n]\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startDynago(t, engine.Options{})
+	code, _, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--skip-bad", "--create", "--key", "year:N,title:S", "Arr", path)
+	if code != 1 || strings.Count(errOut, "skipped: ") != 1 || !strings.Contains(errOut, path+":3: invalid JSON") ||
+		!strings.Contains(errOut, "reading stopped at the syntax error in the JSON array") {
+		t.Fatalf("exit %d, stderr %.2000q; want exit 1, the error at line 3 skipped once, then the stop", code, errOut)
+	}
+	if n := countItems(t, srv, "Arr"); n > 1 {
+		t.Fatalf("table holds %d items, want at most the one before the error", n)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 
@@ -47,6 +48,9 @@ func decodeJSON(data []byte) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, errors.New("invalid JSON: the value is cut off (the line ends before it does)")
+		}
 		return nil, fmt.Errorf("invalid JSON: %v", err)
 	}
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {

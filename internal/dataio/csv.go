@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynago/dynago/internal/attr"
 )
 
 // This file is FormatCSV (see the package documentation, "CSV").
@@ -129,12 +130,14 @@ func (r *csvReader) Progress() (done, total int64) { return r.src.done, r.src.to
 // Close closes the file.
 func (r *csvReader) Close() error { return r.src.Close() }
 
-// csvCell reads a non-empty cell of type t ("" infers: a valid DynamoDB
-// number is N, true or false BOOL, anything else S).
+// csvCell reads a non-empty cell of type t ("" infers: a number written
+// as DynamoDB writes it back, in its canonical form, is N, so that 01234,
+// 1e3 or 1.50 stay the strings they may well be (a zip code, an id);
+// true or false is BOOL; anything else S).
 func csvCell(t, cell string) (types.AttributeValue, error) {
 	switch t {
 	case "":
-		if checkNumber(cell) == nil {
+		if canon, err := attr.ParseNumber(cell); err == nil && canon == cell {
 			return &types.AttributeValueMemberN{Value: cell}, nil
 		}
 		if cell == "true" || cell == "false" {

@@ -47,8 +47,10 @@
 // of the value under its type key ([{"S":"a"}], {"k":{"N":"1"}},
 // ["a","b"], ["1"], ["AQ=="]); AV the DynamoDB JSON of a whole
 // AttributeValue ({"S":""}). A cell of an untyped column is inferred on
-// its own: a valid DynamoDB number is N (so 01234 is the number 1234),
-// true or false BOOL, anything else S. Two non-empty cells for one
+// its own: a number in the canonical form DynamoDB writes numbers back
+// in is N (12, -3.5, 0.25), so that 01234, 1e3, 1.50 or +7 stay the
+// strings they may well be (a zip code, an id); true or false is BOOL;
+// anything else S. Give --csv-types (CSVTypes) to read such cells as N. Two non-empty cells for one
 // attribute in a row, a cell that does not parse as its type and a row
 // whose cell count is not the header's are *BadInputs. Writing always
 // types every header cell, one column per name and type met (sorted), so

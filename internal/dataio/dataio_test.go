@@ -110,7 +110,15 @@ func TestDetect(t *testing.T) {
 }
 
 // TestCSVTyping: CSVTypes over name:TYPE header cells over inference.
+// Inference takes a number only in its canonical form, so that a zip code
+// or an id with a leading zero keeps it (a new user's trial of issue 26
+// found 01234 read as 1234).
 func TestCSVTyping(t *testing.T) {
+	inferred := openAll(t, writeFile(t, "i.csv", "a,b,c,d,e,f,g,h\n01234,1e3,1.50,+7,12,-3.5,0.25,false\n"), ReadOptions{})
+	want := `{"Item":{"a":{"S":"01234"},"b":{"S":"1e3"},"c":{"S":"1.50"},"d":{"S":"+7"},"e":{"N":"12"},"f":{"N":"-3.5"},"g":{"N":"0.25"},"h":{"BOOL":false}}}`
+	if got := strings.TrimSpace(canon(t, inferred[0])); got != want {
+		t.Errorf("inferred\n got %s\nwant %s", got, want)
+	}
 	content := "zip,n:S,when,tags:SS,raw:AV,name:with:colon\n01234,5,true,\"[\"\"a\"\"]\",\"{\"\"S\"\":\"\"\"\"}\",x\n"
 	items := openAll(t, writeFile(t, "t.csv", content), ReadOptions{CSVTypes: map[string]string{"zip": "S"}})
 	got := canon(t, items[0])

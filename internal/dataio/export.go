@@ -311,7 +311,7 @@ type exportWriter struct {
 // createExport makes dest's export folder.
 func createExport(dest string, opts WriteOptions) (Writer, error) {
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
-		return nil, fmt.Errorf("dataio: %s exists and is not empty", dest)
+		return nil, fmt.Errorf("%s exists and is not empty: an export is written into a new or empty folder", dest)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("dataio: %w", err)
 	}

@@ -366,7 +366,9 @@ func (r *arrayReader) syntax(err error) error {
 // Next returns the array's next element as an item.
 func (r *arrayReader) Next() (Item, error) {
 	if r.broken != nil {
-		return nil, fmt.Errorf("dataio: reading stopped at a syntax error in the JSON array: %w", r.broken)
+		// Not a *BadInput (%v, not %w): nothing can be read past it, so a
+		// caller that skips bad input (dynago load --skip-bad) stops here.
+		return nil, fmt.Errorf("reading stopped at the syntax error in the JSON array (%v)", r.broken)
 	}
 	if !r.started {
 		r.started = true
