@@ -133,7 +133,12 @@ func run(ctx context.Context, endpoint, moviesPath string, names tables, out io.
 	for g := range recount {
 		genres = append(genres, g)
 	}
-	sort.Slice(genres, func(i, j int) bool { return recount[genres[i]] > recount[genres[j]] })
+	sort.Slice(genres, func(i, j int) bool { // most movies first, then by name
+		if recount[genres[i]] != recount[genres[j]] {
+			return recount[genres[i]] > recount[genres[j]]
+		}
+		return genres[i] < genres[j]
+	})
 	fmt.Fprintf(out, "%d stream records applied; genre counts (derived / recount):\n", n)
 	bad := 0
 	for _, g := range genres {
