@@ -164,6 +164,41 @@ func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, *typ
 	return keys, out.Table, nil
 }
 
+// indexKeyAttr is a key attribute of a secondary index: its name, type
+// and index.
+type indexKeyAttr struct {
+	keyAttr
+	index string
+}
+
+// indexKeys returns the key attributes of the table's global and local
+// secondary indexes that are not the table's own key attributes.
+func indexKeys(t *types.TableDescription, table []keyAttr) []indexKeyAttr {
+	typ := map[string]string{}
+	for _, d := range t.AttributeDefinitions {
+		typ[aws.ToString(d.AttributeName)] = string(d.AttributeType)
+	}
+	own := map[string]bool{}
+	for _, k := range table {
+		own[k.name] = true
+	}
+	var out []indexKeyAttr
+	add := func(index string, schema []types.KeySchemaElement) {
+		for _, k := range schema {
+			if name := aws.ToString(k.AttributeName); !own[name] {
+				out = append(out, indexKeyAttr{keyAttr{name, typ[name]}, index})
+			}
+		}
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		add(aws.ToString(g.IndexName), g.KeySchema)
+	}
+	for _, l := range t.LocalSecondaryIndexes {
+		add(aws.ToString(l.IndexName), l.KeySchema)
+	}
+	return out
+}
+
 // isNotFound reports whether err is DynamoDB's ResourceNotFoundException.
 func isNotFound(err error) bool {
 	var nf *types.ResourceNotFoundException
@@ -179,8 +214,16 @@ func isNotFound(err error) bool {
 // and, for S and B, not empty
 // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html);
 // an item is at most 400 KB, the sum of its attribute names' and values'
-// sizes (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items).
-func checkItem(item dataio.Item, keys []keyAttr) (string, error) {
+// sizes (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items);
+// a secondary index's key attribute, where an item has it, must have the
+// index key's type and not be an empty string or binary
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html);
+// and the item passes the server's own validation of attribute names and
+// values (internal/attr.ValidateItem: names 1 to 65,535 bytes, at most 32
+// levels of nesting, no empty or repeated set members), so that one bad
+// item is named with its place instead of failing its whole batch (a
+// bad-input trial of issue 26).
+func checkItem(item dataio.Item, keys []keyAttr, index []indexKeyAttr) (string, error) {
 	var key strings.Builder
 	for _, k := range keys {
 		v, ok := item[k.name]
@@ -203,8 +246,24 @@ func checkItem(item dataio.Item, keys []keyAttr) (string, error) {
 		key.WriteString(text)
 		key.WriteByte(0)
 	}
+	for _, k := range index {
+		v, ok := item[k.name]
+		if !ok {
+			continue // not in the index: a sparse index
+		}
+		text, typ := scalarText(v)
+		if typ != k.typ {
+			return "", fmt.Errorf("attribute %s is %s, the key of index %s is %s", k.name, avType(v), k.index, k.typ)
+		}
+		if typ != "N" && text == "" {
+			return "", fmt.Errorf("attribute %s, a key of index %s, is empty", k.name, k.index)
+		}
+	}
 	ai, err := toAttr(item)
 	if err != nil {
+		return "", err
+	}
+	if err := attr.ValidateItem(ai); err != nil {
 		return "", err
 	}
 	if n := attr.Item(ai).Size(); n > attr.MaxItemSize {

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -98,6 +95,9 @@ func checkDump(o dumpOptions, table string) error {
 	if !tableName().MatchString(table) {
 		return usageError{fmt.Errorf("table name %q: a table name has 3 to 255 letters, digits, '_', '-' or '.'", table)}
 	}
+	if o.output == "" {
+		return usageError{errors.New(`--output must name a file, a folder for --format export, or "-" for standard output`)}
+	}
 	switch dataio.Format(o.format) {
 	case dataio.FormatJSON, dataio.FormatDynamoDBJSON, dataio.FormatCSV:
 	case dataio.FormatExport:
@@ -121,9 +121,9 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onInterrupt(ctx, stderr, nil)
 	defer stop()
-	c, err := newDataClient(ctx, o.endpoint, o.segments)
+	c, err := newDataClient(ctx, o.endpoint, min(o.segments, maxConcurrentScans))
 	if err != nil {
 		return err
 	}
@@ -189,9 +189,17 @@ func (d *dumper) consumed() float64 {
 	return d.rcu
 }
 
-// run scans every segment; the first error stops them all.
+// maxConcurrentScans bounds the segments scanned at once: more segments
+// than this wait their turn, so that --segments 10000 does not open ten
+// thousand connections (a bad-input trial of issue 26 met the server's
+// connection limit that way).
+const maxConcurrentScans = 16
+
+// run scans every segment, at most maxConcurrentScans at once; the first
+// error stops them all.
 func (d *dumper) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(maxConcurrentScans)
 	for seg := range d.segments {
 		g.Go(func() error { return d.scan(ctx, seg) })
 	}

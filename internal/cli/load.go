@@ -7,11 +7,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -123,6 +122,11 @@ a bar on a terminal, a line every 5 s otherwise, nothing with --quiet.`,
 	return cmd
 }
 
+// csvTypeNames are the column types --csv-types takes (dataio's CSV
+// types: the ten DynamoDB types, and AV for a cell holding a whole
+// AttributeValue in DynamoDB JSON).
+var csvTypeNames = []string{"S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M", "AV"}
+
 // loadPlan is a load's checked command line.
 type loadPlan struct {
 	table  string
@@ -151,8 +155,18 @@ func planLoad(o loadOptions, args []string) (loadPlan, error) {
 			if !ok || name == "" || typ == "" {
 				return p, usageError{fmt.Errorf("--csv-types %q: %q is not NAME:TYPE", o.csvTypes, c)}
 			}
-			p.source.csvTypes[name] = strings.ToUpper(typ)
+			typ = strings.ToUpper(typ)
+			if !slices.Contains(csvTypeNames, typ) {
+				return p, usageError{fmt.Errorf("--csv-types %q: %q is not a type (want one of %s)", o.csvTypes, typ, strings.Join(csvTypeNames, ", "))}
+			}
+			p.source.csvTypes[name] = typ
 		}
+		if dataio.Format(o.format) != "" && dataio.Format(o.format) != dataio.FormatCSV {
+			return p, usageError{fmt.Errorf("--csv-types is for CSV input, not --format %s", o.format)}
+		}
+	}
+	if dataio.Format(o.format) == dataio.FormatExport && slices.Contains(p.files, "-") {
+		return p, usageError{errors.New("--format export reads a folder, not standard input (-)")}
 	}
 	if o.workers < 1 {
 		return p, usageError{fmt.Errorf("--workers must be at least 1, not %d", o.workers)}
@@ -180,7 +194,11 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	var release func()
+	if slices.Contains(p.files, "-") {
+		release = func() { os.Stdin.Close() } // a read blocked on it returns
+	}
+	ctx, stop := onInterrupt(ctx, stderr, release)
 	defer stop()
 	readers := make([]dataio.Reader, len(p.files))
 	defer func() {
@@ -205,14 +223,14 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 			return err
 		}
 	}
-	keys, _, err := tableKeys(ctx, c, p.table)
+	keys, desc, err := tableKeys(ctx, c, p.table)
 	if err != nil {
 		if isNotFound(err) && p.create == nil {
 			return fmt.Errorf("%w (--create --key PK:TYPE creates it)", err)
 		}
 		return err
 	}
-	l := &loader{client: c, table: p.table, keys: keys, files: p.files, readers: readers,
+	l := &loader{client: c, table: p.table, keys: keys, indexKeys: indexKeys(desc, keys), files: p.files, readers: readers,
 		skipBad: o.skipBad, stderr: stderr, workers: o.workers, stall: newStallGuard()}
 	var total int64
 	for _, r := range readers {
@@ -232,6 +250,9 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 	fmt.Fprintf(stdout, "retries:         %d (throttled requests and rounds of unprocessed items)\n", l.stall.retries.Load())
 	fmt.Fprintf(stdout, "elapsed:         %s\n", elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "rate:            %.0f items/s\n", float64(written)/max(elapsed.Seconds(), 1e-9))
+	if n := l.inflight.Load(); n > 0 {
+		fmt.Fprintf(stdout, "items in flight: %d (sent when the load was interrupted: each may or may not have been written)\n", n)
+	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return errors.New("interrupted: the load is incomplete")
 	}
@@ -241,17 +262,22 @@ func runLoad(ctx context.Context, o loadOptions, args []string, stdout, stderr i
 // loader is one load's state, shared by its reading goroutine and its
 // workers.
 type loader struct {
-	client  dataClient
-	table   string
-	keys    []keyAttr
-	files   []string
-	readers []dataio.Reader
-	skipBad bool
-	stderr  io.Writer
-	workers int
-	stall   *stallGuard
+	client dataClient
+	table  string
+	keys   []keyAttr
+	// indexKeys are the secondary indexes' key attributes (checkItem).
+	indexKeys []indexKeyAttr
+	files     []string
+	readers   []dataio.Reader
+	skipBad   bool
+	stderr    io.Writer
+	workers   int
+	stall     *stallGuard
 
 	written, skipped, queued atomic.Int64
+	// inflight counts the items of BatchWriteItem requests under way; after
+	// an interruption, those whose requests were cancelled.
+	inflight atomic.Int64
 	// bytesDone and bytesTotal are the readers' Progress, published
 	// by the reading goroutine (a Reader is not safe for concurrent use).
 	bytesDone, bytesTotal atomic.Int64
@@ -280,13 +306,16 @@ func (l *loader) addUnits(units float64) {
 }
 
 // run reads every file into batches and writes them from l.workers
-// workers; the first error stops everything and is returned.
+// workers; the first error stops the reading and is returned. The batches
+// already read when the reading stops are still written (with ctx, which
+// only an interruption cancels), so that "items written" is what the
+// table got.
 func (l *loader) run(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, readCtx := errgroup.WithContext(ctx)
 	batches := make(chan []types.WriteRequest, l.workers)
 	g.Go(func() error {
 		defer close(batches)
-		return l.read(ctx, batches)
+		return l.read(readCtx, batches)
 	})
 	for range l.workers {
 		g.Go(func() error {
@@ -340,7 +369,7 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.files[i], err)
 			}
-			key, err := checkItem(item, l.keys)
+			key, err := checkItem(item, l.keys, l.indexKeys)
 			if err != nil {
 				file, line := r.Position()
 				where := fmt.Sprintf("%s:%d: item", file, line)
@@ -397,10 +426,14 @@ func (l *loader) bad(err error) error {
 // (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html).
 func (l *loader) write(ctx context.Context, reqs []types.WriteRequest) error {
 	for attempt := 0; ; attempt++ {
+		l.inflight.Add(int64(len(reqs)))
 		out, err := l.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{l.table: reqs},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		})
+		if err == nil || ctx.Err() == nil {
+			l.inflight.Add(-int64(len(reqs))) // answered: their outcome is known
+		}
 		if err != nil && isThrottle(err) {
 			if err := l.stall.retry(ctx, attempt, fmt.Errorf("BatchWriteItem: %w", err)); err != nil {
 				return err
