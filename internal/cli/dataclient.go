@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/smithy-go/logging"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -92,6 +94,10 @@ func newDataClient(ctx context.Context, endpoint string, conns int) (dataClient,
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = conns + 2
 	cfg.HTTPClient = sdkhttp.NoWriteTo{Doer: &http.Client{Transport: tr, Timeout: dataHTTPTimeout}}
+	// The SDK's own log lines (response bodies it could not close when a
+	// request is cancelled by Ctrl-C) would mix into load's and dump's
+	// reports; their errors reach the commands anyway.
+	cfg.Logger = logging.Nop{}
 	cfg.RetryMaxAttempts = dataMaxAttempts
 	cfg.Retryer = func() aws.Retryer {
 		return retry.NewStandard(func(o *retry.StandardOptions) {

@@ -155,7 +155,11 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 			n, table, elapsed.Round(time.Millisecond), float64(n)/max(elapsed.Seconds(), 1e-9), formatUnits(d.consumed()))
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted: %s holds only part of %s", o.output, table)
+		where := o.output
+		if where == "-" {
+			where = "standard output"
+		}
+		return fmt.Errorf("interrupted: %s holds only part of %s", where, table)
 	}
 	return err
 }
