@@ -152,9 +152,9 @@ func csvCell(t, cell string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberN{Value: cell}, nil
 	case "B":
-		b, err := base64.StdEncoding.DecodeString(cell)
+		b, err := decodeBase64(cell)
 		if err != nil {
-			return nil, fmt.Errorf("invalid base64: %v", err)
+			return nil, err
 		}
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case "BOOL":

@@ -64,7 +64,10 @@
 // exports write (see decodeIonLine's file): one item a line.
 //
 // Every reading error that is the input's fault is a *BadInput naming the
-// file and line; a Reader can go on past one (dynago load --skip-bad),
+// file and line: in JSON, DynamoDB JSON and Ion a string or name that is
+// not UTF-8 and a name given twice in one object (a type key, "Item"
+// too) are (encoding/json alone would make the one U+FFFD, so that two
+// names could merge, and keep the last of the other); a Reader can go on past one (dynago load --skip-bad),
 // except in one JSON array, where a syntax error ends the reading.
 package dataio
 

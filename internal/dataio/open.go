@@ -167,7 +167,8 @@ const detectScan = 100
 // detectLines reads lines ahead (kept for Next) up to the first that is
 // valid JSON, so that a broken first line does not decide, and returns
 // FormatDynamoDBJSON if that one reads as a DynamoDB JSON item,
-// FormatJSON otherwise.
+// FormatJSON otherwise (a line with a name given twice does not decide
+// either: it is refused in both formats).
 func detectLines(lr *lineReader) (Format, error) {
 	for range detectScan {
 		line, err := lr.br.ReadBytes('\n')
@@ -177,7 +178,7 @@ func detectLines(lr *lineReader) (Format, error) {
 		if len(line) > 0 {
 			lr.pending = append(lr.pending, line)
 		}
-		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil {
+		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil && !hasTwice(v) {
 			if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
 				if _, derr := dynamoDBJSONItem(v); derr == nil {
 					return FormatDynamoDBJSON, nil

@@ -1,0 +1,105 @@
+package dataio
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// readResults reads r to its end (or to an error that is not a
+// *BadInput), returning the items and the errors met, in order.
+func readResults(t testing.TB, r Reader) (items []Item, bad []*BadInput, end error) {
+	t.Helper()
+	for range 1000 {
+		item, err := r.Next()
+		if err == io.EOF {
+			return items, bad, nil
+		}
+		var b *BadInput
+		if errors.As(err, &b) && err == error(b) {
+			bad = append(bad, b)
+			continue
+		}
+		if err != nil {
+			return items, bad, err
+		}
+		items = append(items, item)
+	}
+	t.Fatal("Next goes on for ever (1000 calls)")
+	return
+}
+
+// TestLineErrors: what a bad-input trial of issue 26 found in lines of
+// JSON and DynamoDB JSON (and checked in Ion): invalid UTF-8 replaced by
+// U+FFFD, so that two names became one; a name given twice kept its last
+// value; a path said twice in a message; base64's "illegal base64 data".
+// Each line is a *BadInput whose message has want.
+func TestLineErrors(t *testing.T) {
+	tests := []struct {
+		name, file, line string
+		format           Format
+		want             string
+	}{
+		{"utf8 value", "a.json", "{\"id\":\"x\xff\"}", FormatJSON, "not UTF-8"},
+		{"utf8 name", "a.json", "{\"x\xfe\":1}", FormatJSON, "not UTF-8"},
+		{"utf8 ddb value", "a.json", "{\"id\":{\"S\":\"x\xff\"}}", FormatDynamoDBJSON, "not UTF-8"},
+		{"utf8 ddb name", "a.json", "{\"Item\":{\"x\xfe\":{\"S\":\"a\"}}}", FormatDynamoDBJSON, "not UTF-8"},
+		{"utf8 ion", "a.ion", "$ion_1_0 {Item:{id:\"x\xff\"}}", "", "not UTF-8"},
+		{"utf8 ion name", "a.ion", "$ion_1_0 {Item:{'x\xff':1.}}", "", "not UTF-8"},
+		{"twice", "a.json", `{"id":"a","id":"b"}`, FormatJSON, `attribute "id" appears twice`},
+		{"twice nested", "a.json", `{"id":"a","m":{"k":1,"k":2}}`, FormatJSON, `attribute "m"."k" appears twice`},
+		{"twice in a list", "a.json", `{"id":"a","l":[{"k":1,"k":1}]}`, FormatJSON, `attribute "l"[0]."k" appears twice`},
+		{"twice ddb", "a.json", `{"id":{"S":"a"},"id":{"S":"b"}}`, FormatDynamoDBJSON, `attribute "id" appears twice`},
+		{"twice ddb nested", "a.json", `{"Item":{"m":{"M":{"k":{"N":"1"},"k":{"N":"2"}}}}}`, FormatDynamoDBJSON, `attribute "m"."k" appears twice`},
+		{"twice type key", "a.json", `{"id":{"S":"a","S":"b"}}`, FormatDynamoDBJSON, `attribute "id": type key "S" appears twice`},
+		{"twice Item", "a.json", `{"Item":{"id":{"S":"a"}},"Item":{"id":{"S":"b"}}}`, FormatDynamoDBJSON, `"Item" appears twice`},
+		{"twice ion", "a.ion", `$ion_1_0 {Item:{id:"a",id:"b"}}`, "", `field "id" twice`},
+		{"path once", "a.json", `{"v":{"M":"x"}}`, FormatDynamoDBJSON, `attribute "v": want an object`},
+		{"base64", "a.json", `{"b":{"B":"!!"}}`, FormatDynamoDBJSON, "invalid base64 at byte 1 (standard encoding with padding)"},
+		{"base64 set", "a.json", `{"b":{"BS":["AQ"]}}`, FormatDynamoDBJSON, "invalid base64 at byte 1 (standard encoding with padding)"},
+		{"base64 ion", "a.ion", `$ion_1_0 {Item:{b:{{!!}}}}`, "", "invalid base64 at byte 1 (standard encoding with padding)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeFile(t, tc.file, "{\"ok\":{\"S\":\"first\"}}\n"+tc.line+"\n")
+			if tc.format == FormatJSON {
+				p = writeFile(t, tc.file, "{\"ok\":\"first\"}\n"+tc.line+"\n")
+			}
+			var r Reader
+			var err error
+			if strings.HasSuffix(tc.file, ".ion") {
+				p = writeFile(t, tc.file, "$ion_1_0 {Item:{ok:\"first\"}}\n"+tc.line+"\n")
+				r, err = openIonFile(p)
+			} else {
+				r, err = Open(p, ReadOptions{Format: tc.format})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			items, bad, end := readResults(t, r)
+			if end != nil || len(items) != 1 || len(bad) != 1 || bad[0].Line != 2 {
+				t.Fatalf("items %d, bad %v, end %v; want 1 item and a *BadInput at line 2", len(items), bad, end)
+			}
+			if msg := bad[0].Error(); !strings.Contains(msg, tc.want) || strings.Count(msg, `attribute "`) > 1 {
+				t.Fatalf("message %q, want %q (and one path)", msg, tc.want)
+			}
+		})
+	}
+}
+
+// TestDetectSkipsTwice: a first line with a name given twice does not
+// decide the format (a bad-input trial of issue 26: it made a DynamoDB
+// JSON file read as plain JSON).
+func TestDetectSkipsTwice(t *testing.T) {
+	r, err := Open(writeFile(t, "a.json", "{\"a\":{\"S\":\"x\"},\"a\":{\"S\":\"y\"}}\n{\"a\":{\"N\":\"1\"}}\n"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	items, bad, end := readResults(t, r)
+	if end != nil || len(bad) != 1 || len(items) != 1 || canon(t, items[0]) != `{"Item":{"a":{"N":"1"}}}`+"\n" {
+		t.Fatalf("items %v, bad %v, end %v", items, bad, end)
+	}
+}
