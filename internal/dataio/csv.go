@@ -284,6 +284,13 @@ func (cw *csvWriter) Close() error {
 	return errors.Join(err, cw.spool.Close(), cw.out.Close())
 }
 
+// Abort removes the spool and closes the file as it is: empty, since the
+// CSV is written only at Close.
+func (cw *csvWriter) Abort() error {
+	defer os.Remove(cw.spool.Name())
+	return errors.Join(cw.spool.Close(), cw.out.Close())
+}
+
 // writeCSV writes the CSV from the spool.
 func (cw *csvWriter) writeCSV() error {
 	if err := cw.w.Flush(); err != nil {

@@ -28,10 +28,15 @@
 //     manifest-files.json, data/*), read in its DYNAMODB_JSON and ION
 //     output formats, gzip (.gz), zstd (.zst) or plain, full exports only
 //     (outputFormat missing is DYNAMODB_JSON); each data file is checked
-//     against its manifest-files.json line, a *BadInput at that line
-//     after the file's items if its item count or MD5 differs; written in
-//     DYNAMODB_JSON with gzip, so that ImportTable loads a dump into real
-//     DynamoDB (see WriteOptions and Create).
+//     against its manifest-files.json line before its items are read: a
+//     *BadInput at that line, and none of the file's items, if its item
+//     count or MD5 differs (the file is read once to check, then to
+//     decode); a data file
+//     that cannot be opened or decompressed is one *BadInput at the file,
+//     after which reading goes on with the next; a folder without
+//     manifest-summary.json (an unfinished dump: Writer.Abort) is
+//     refused; written in DYNAMODB_JSON with gzip, so that ImportTable
+//     loads a dump into real DynamoDB (see WriteOptions and Create).
 //   - FormatCSV: a header row, then one item a row (see CSV).
 //
 // Detection (ReadOptions.Format ""): a directory is an export, a *.csv
@@ -121,6 +126,13 @@ type Writer interface {
 	// and then the manifests) and releases its files; a destination is
 	// complete only once Close has returned nil.
 	Close() error
+	// Abort releases the destination without finishing it, for a dump
+	// that failed or was interrupted: an export gets no manifests, so
+	// that nothing reads a partial dump as complete (its _started file
+	// and data files stay, for inspection, and Open refuses the folder);
+	// other formats close their file as it is (JSON lines: the lines
+	// written so far; CSV, written only at Close: empty).
+	Abort() error
 }
 
 // BadInput is an error in the input at a place: FILE:LINE: what is wrong.

@@ -84,7 +84,7 @@ $ion_1_0 {Item:{a:2.}}`, ReadOptions{}, 2, []int{2, 3, 4, 5, 6, 7}},
 }
 
 // openIonFile reads a file of ION export lines, as an export's data file.
-func openIonFile(p string) (Reader, error) { return openDataFile(p, decodeIonLine) }
+func openIonFile(p string) (Reader, error) { return openDataFile(p, decodeIonLine, false) }
 
 // TestJSONArrayErrors: in one JSON array a bad element is a *BadInput at
 // its line and reading goes on; a syntax error is a *BadInput that ends

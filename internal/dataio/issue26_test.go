@@ -1,10 +1,16 @@
 package dataio
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // readResults reads r to its end (or to an error that is not a
@@ -101,5 +107,116 @@ func TestDetectSkipsTwice(t *testing.T) {
 	items, bad, end := readResults(t, r)
 	if end != nil || len(bad) != 1 || len(items) != 1 || canon(t, items[0]) != `{"Item":{"a":{"N":"1"}}}`+"\n" {
 		t.Fatalf("items %v, bad %v, end %v", items, bad, end)
+	}
+}
+
+// fixtureExport copies the DynamoDB JSON export fixture (a .json.gz data
+// file of 2 items listed first, a .json one of 1) to a temporary folder.
+func fixtureExport(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/export-ddbjson/AWSDynamoDB/01604474914028-a1b2c3d4")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestExportBadDataFile: a data file that cannot be opened or
+// decompressed is one *BadInput at the file, and reading goes on with the
+// next data file (a bad-input trial of issue 26: a zstd stream or an
+// empty file named .json.gz was reopened for ever, "gzip: gzip: invalid
+// header" each time, so that load --skip-bad never ended); a data file
+// whose MD5 does not match is one *BadInput before any of its items.
+func TestExportBadDataFile(t *testing.T) {
+	zenc, _ := zstd.NewWriter(nil)
+	zdata := zenc.EncodeAll([]byte(`{"Item":{"a":{"S":"x"}}}`+"\n"), nil)
+	zenc.Close()
+	var gz bytes.Buffer
+	gw := gzip.NewWriter(&gz)
+	gw.Write([]byte(strings.Repeat(`{"Item":{"a":{"S":"x"}}}`+"\n", 100)))
+	gw.Close()
+	corrupt := append([]byte{}, gz.Bytes()...)
+	corrupt[len(corrupt)-6] ^= 0xff // the CRC
+	tests := []struct {
+		name string
+		data []byte // nil: keep the file, alter its md5Checksum
+		want string
+	}{
+		{"zstd named .gz", zdata, "not a gzip file (gzip: invalid header)"},
+		{"empty", []byte{}, "not a gzip file (an empty file)"},
+		{"bad crc", corrupt, "cannot be decompressed"},
+		{"md5", nil, "has md5Checksum"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fixtureExport(t)
+			gzName := filepath.Join(dir, "data", "tdwvqm3n5qzl3lhkhmd5gmvb4e.json.gz")
+			if tc.data != nil {
+				if err := os.WriteFile(gzName, tc.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				fb, _ := os.ReadFile(filepath.Join(dir, filesName))
+				os.WriteFile(filepath.Join(dir, filesName), []byte(strings.Replace(string(fb), `"md5Checksum":"`, `"md5Checksum":"x`, 1)), 0o644)
+			}
+			r, err := Open(dir, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			items, bad, end := readResults(t, r)
+			if end != nil || len(bad) != 1 || len(items) != 1 {
+				t.Fatalf("items %d, bad %v, end %v; want 1 *BadInput, then the other file's 1 item", len(items), bad, end)
+			}
+			if msg := bad[0].Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "gzip: gzip") {
+				t.Fatalf("message %q, want %q", msg, tc.want)
+			}
+			if done, total := r.Progress(); done != total {
+				t.Errorf("Progress %d/%d at the end", done, total)
+			}
+		})
+	}
+}
+
+// TestWriterAbort: Abort leaves an export without manifests, which Open
+// refuses by name (a bad-input trial of issue 26: a dump that failed left
+// a folder that could pass for an export); the other formats keep their
+// file.
+func TestWriterAbort(t *testing.T) {
+	for _, f := range []Format{FormatExport, FormatJSON, FormatDynamoDBJSON, FormatCSV} {
+		t.Run(string(f), func(t *testing.T) {
+			dest := destFor(t.TempDir(), f)
+			w, err := Create(dest, WriteOptions{Format: f, ExportID: "x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, item := range allTypes() {
+				if err := w.Write(item); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Abort(); err != nil {
+				t.Fatalf("Abort: %v", err)
+			}
+			if f != FormatExport {
+				if _, err := os.Stat(dest); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			dir := filepath.Join(dest, "AWSDynamoDB", "x")
+			for _, name := range []string{summaryName, filesName} {
+				if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+					t.Errorf("%s written by Abort", name)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "_started")); err != nil {
+				t.Error(err)
+			}
+			_, err = Open(dest, ReadOptions{})
+			if err == nil || !strings.Contains(err.Error(), dir+" has no manifest-summary.json") || !strings.Contains(err.Error(), "not an export, or an unfinished one") {
+				t.Fatalf("Open of an aborted export: %v", err)
+			}
+		})
 	}
 }
