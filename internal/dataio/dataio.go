@@ -45,8 +45,13 @@
 // as a DynamoDB JSON item, DynamoDB JSON if it does.
 //
 // CSV. A header cell is a column's attribute name, or name:TYPE where
-// TYPE is S N B BOOL NULL SS NS BS L M or AV; ReadOptions.CSVTypes,
-// by name, overrides both. An empty cell is an absent attribute. A cell
+// TYPE is S N B BOOL NULL SS NS BS L M or AV, in any case (the cell is
+// split at its last ':'); a suffix of 1 to 4 letters that is not a type
+// (v:Q, v:INT) is a *BadInput at line 1, so that a typo is not an
+// attribute named "v:Q" (such a name is written v:Q:S), and any other
+// suffix (t:12, id:item-x) is part of the name. ReadOptions.CSVTypes,
+// by name, overrides both; an entry naming no header column is an error
+// from Open. An empty cell is an absent attribute. A cell
 // of a typed column is: S its text; N a DynamoDB number; B base64; BOOL
 // true or false; NULL true (or null); L, M, SS, NS, BS the DynamoDB JSON
 // of the value under its type key ([{"S":"a"}], {"k":{"N":"1"}},
@@ -57,7 +62,9 @@
 // strings they may well be (a zip code, an id); true or false is BOOL;
 // anything else S. Give --csv-types (CSVTypes) to read such cells as N. Two non-empty cells for one
 // attribute in a row, a cell that does not parse as its type and a row
-// whose cell count is not the header's are *BadInputs. Writing always
+// whose cell count is not the header's are *BadInputs; a quoted field in
+// error (a quote not closed, which encoding/csv reads to the end of the
+// file) is a *BadInput that ends the reading. Writing always
 // types every header cell, one column per name and type met (sorted), so
 // that an attribute whose type differs between items gets a column for
 // each, and puts an empty S or B, and an S holding a carriage return
@@ -73,7 +80,13 @@
 // not UTF-8 and a name given twice in one object (a type key, "Item"
 // too) are (encoding/json alone would make the one U+FFFD, so that two
 // names could merge, and keep the last of the other); a Reader can go on past one (dynago load --skip-bad),
-// except in one JSON array, where a syntax error ends the reading.
+// except in one JSON array, where a syntax error ends the reading, and
+// at a CSV quoted field in error. A line (JSON lines, DynamoDB JSON, Ion,
+// a CSV row) over 16 MiB is not one item (an item is at most 400 KB,
+// its DynamoDB JSON a few MB): it is a *BadInput as soon as the limit is
+// passed, and reading goes on at the next newline, the rest of the line
+// skipped without being held; one before the line that format detection
+// decides on makes Open fail (give the format).
 package dataio
 
 import (

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,5 +220,166 @@ func TestWriterAbort(t *testing.T) {
 				t.Fatalf("Open of an aborted export: %v", err)
 			}
 		})
+	}
+}
+
+// TestCSVQuoteEndsReading: a quoted field in error is a *BadInput, then
+// the reading stops with a plain error (a bad-input trial of issue 26: a
+// quote not closed took the rest of the file into one field, so that
+// skipping it lost every later row without a word); a bare quote and a
+// row of the wrong cell count stay skippable.
+func TestCSVQuoteEndsReading(t *testing.T) {
+	tests := []struct {
+		name, content string
+		items         int
+		bad           []int
+		stops         bool
+	}{
+		{"not closed", "a,b\n1,2\n\"open,2\n3,4\n5,6\n", 1, []int{3}, true},
+		{"text after the quote", "a,b\n1,2\n\"x\"y,2\n3,4\n", 1, []int{3}, true},
+		{"bare quote", "a,b\n1,2\nx\"y,2\n3,4\n", 2, []int{3}, false},
+		{"cell count", "a,b\n1,2\n1\n3,4\n", 2, []int{3}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Open(writeFile(t, "a.csv", tc.content), ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			items, bad, end := readResults(t, r)
+			var lines []int
+			for _, b := range bad {
+				lines = append(lines, b.Line)
+			}
+			if len(items) != tc.items || !slices.Equal(lines, tc.bad) || (end != nil) != tc.stops {
+				t.Fatalf("items %d, bad lines %v, end %v; want %d, %v, stops %v", len(items), lines, end, tc.items, tc.bad, tc.stops)
+			}
+			if tc.stops && !strings.Contains(end.Error(), "reading stopped") {
+				t.Fatalf("end %q", end)
+			}
+		})
+	}
+}
+
+// TestCSVHeaderTypes: a header cell's suffix that looks like a type but
+// is not one, and a CSVTypes entry for no column, are errors from Open
+// (a bad-input trial of issue 26: v:Q silently became an attribute named
+// "v:Q", and a CSVTypes entry for a misspelt column did nothing); a type
+// suffix is read in any case.
+func TestCSVHeaderTypes(t *testing.T) {
+	tests := []struct {
+		name, header string
+		types        map[string]string
+		want         string // in Open's error; "" for none
+		cols         []csvColumn
+	}{
+		{"unknown type", "id,v:Q", nil, `column 2: "v:Q": Q is not a type`, nil},
+		{"unknown long type", "id,v:INT", nil, "INT is not a type", nil},
+		{"lower case", "id:s,v:bool", nil, "", []csvColumn{{"id", "S"}, {"v", "BOOL"}}},
+		{"not a type shape", "t:12,u:item-id,w:", nil, "", []csvColumn{{"t:12", ""}, {"u:item-id", ""}, {"w:", ""}}},
+		{"name with a colon", "ns:name:S", nil, "", []csvColumn{{"ns:name", "S"}}},
+		{"CSVTypes no column", "id,v", map[string]string{"nosuch": "N"}, "CSVTypes names column nosuch, which the header does not have", nil},
+		{"CSVTypes lower case", "id,v", map[string]string{"v": "n"}, "", []csvColumn{{"id", ""}, {"v", "N"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Open(writeFile(t, "a.csv", tc.header+"\n"), ReadOptions{CSVTypes: tc.types})
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("Open: %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if cols := r.(*csvReader).cols; !slices.Equal(cols, tc.cols) {
+				t.Fatalf("columns %v, want %v", cols, tc.cols)
+			}
+		})
+	}
+}
+
+// TestLongLine: a line over 16 MiB is one *BadInput at its line, and
+// reading goes on at the next line, in every line format (a bad-input
+// trial of issue 26: a file without newlines was read whole into
+// memory).
+func TestLongLine(t *testing.T) {
+	long := strings.Repeat("x", maxLine+1)
+	tests := []struct {
+		name, file, content string
+		opts                ReadOptions
+		at                  int // the long line's
+	}{
+		{"json", "a.json", "{\"a\":1}\n{\"a\":\"" + long + "\"}\n{\"a\":3}\n", ReadOptions{Format: FormatJSON}, 2},
+		{"dynamodb json", "a.json", "{\"a\":{\"N\":\"1\"}}\n{\"a\":{\"S\":\"" + long + "\"}}\n{\"a\":{\"N\":\"3\"}}\n", ReadOptions{Format: FormatDynamoDBJSON}, 2},
+		{"no newline at the end", "a.json", "{\"a\":1}\n" + long + "\n{\"a\":3}", ReadOptions{Format: FormatJSON}, 2},
+		{"ion", "a.ion", "$ion_1_0 {Item:{a:1.}}\n" + long + "\n$ion_1_0 {Item:{a:3.}}\n", ReadOptions{}, 2},
+		{"csv", "a.csv", "a\n1\n" + long + "\n3\n", ReadOptions{}, 3},
+		{"csv quoted", "a.csv", "a\n1\n\"" + long + "\"\n3\n", ReadOptions{}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeFile(t, tc.file, tc.content)
+			var r Reader
+			var err error
+			if tc.file == "a.ion" {
+				r, err = openIonFile(p)
+			} else {
+				r, err = Open(p, tc.opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			first, err := r.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Next()
+			if badLine(t, err) != tc.at || !strings.Contains(err.Error(), "is over 16 MiB: not one item") {
+				t.Fatalf("second line: %v", err)
+			}
+			third, err := r.Next()
+			if err != nil {
+				t.Fatalf("after the long line: %v", err)
+			}
+			if _, line := r.Position(); line != tc.at+1 || len(first) != 1 || len(third) != 1 {
+				t.Fatalf("third item %v at line %d", third, line)
+			}
+			if _, err := r.Next(); err != io.EOF {
+				t.Fatalf("at the end: %v", err)
+			}
+		})
+	}
+}
+
+// TestDevZero: reading a source of no newlines ends with a *BadInput
+// once the limit is passed, in memory bounded by a few times the limit
+// (encoding/csv's own buffers for CSV), for a detected JSON
+// format (at Open), a given one (at Next) and CSV (its header) (a
+// bad-input trial of issue 26).
+func TestDevZero(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, opts := range []ReadOptions{{}, {Format: FormatDynamoDBJSON}, {Format: FormatCSV}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r, err := Open("/dev/zero", opts)
+		if err == nil {
+			_, err = r.Next()
+			r.Close()
+		}
+		runtime.ReadMemStats(&after)
+		var b *BadInput
+		if !errors.As(err, &b) || !strings.Contains(err.Error(), "over 16 MiB") {
+			t.Fatalf("%v: %v, want a *BadInput", opts, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 10*maxLine {
+			t.Errorf("%v: %d bytes allocated", opts, grew)
+		}
 	}
 }

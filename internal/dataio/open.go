@@ -150,7 +150,7 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		var err error
 		if format, err = detectLines(lr); err != nil {
 			src.Close()
-			return nil, fmt.Errorf("dataio: %s: %w", name, err)
+			return nil, err
 		}
 	}
 	lr.decode = decodeDynamoDBJSONLine
@@ -171,9 +171,13 @@ const detectScan = 100
 // either: it is refused in both formats).
 func detectLines(lr *lineReader) (Format, error) {
 	for range detectScan {
-		line, err := lr.br.ReadBytes('\n')
+		line, _, err := readLine(lr.br, maxLine)
+		if isLineTooLong(err) {
+			return "", &BadInput{File: lr.name, Line: lr.line + len(lr.pending) + 1,
+				Err: fmt.Errorf("%v, and the format cannot be detected past it (give it)", err)}
+		}
 		if err != nil && err != io.EOF {
-			return "", err
+			return "", fmt.Errorf("dataio: %s: %w", lr.name, err)
 		}
 		if len(line) > 0 {
 			lr.pending = append(lr.pending, line)
@@ -217,7 +221,8 @@ func skipBlank(br *bufio.Reader) (int, error) {
 
 // lineReader reads one item a line (JSON lines, DynamoDB JSON, Ion text);
 // blank lines are skipped, a line that does not decode is a *BadInput and
-// the next Next reads the next line.
+// the next Next reads the next line. A line over maxLine is a *BadInput
+// as soon as the limit is passed; the next Next skips its rest.
 type lineReader struct {
 	name    string
 	src     *source
@@ -227,6 +232,7 @@ type lineReader struct {
 	items   int // non-blank lines that were items, good or bad
 	decode  func([]byte) (Item, error)
 	pending [][]byte // lines read ahead (detection), handed out first
+	skip    bool     // the rest of an over-long line is to be skipped
 	// closers are closed by Close after src (a decompressor).
 	closers []io.Closer
 }
@@ -239,7 +245,18 @@ func (r *lineReader) Next() (Item, error) {
 		if len(r.pending) > 0 {
 			line, r.pending = r.pending[0], r.pending[1:]
 		} else {
-			line, err = r.br.ReadBytes('\n')
+			if r.skip {
+				r.skip = false
+				if err := skipLine(r.br); err != nil {
+					return nil, fmt.Errorf("dataio: %s: %w", r.name, err)
+				}
+			}
+			line, r.skip, err = readLine(r.br, maxLine)
+			if isLineTooLong(err) {
+				r.line++
+				r.items++
+				return nil, &BadInput{File: r.name, Line: r.line, Err: err}
+			}
 		}
 		if len(line) > 0 {
 			r.line++
