@@ -383,3 +383,59 @@ func TestDevZero(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedJSON: a JSON or DynamoDB JSON source that is gzip or
+// zstd is decompressed, its format detected in the decompressed text (a
+// bad-input trial of issue 26: items.json.gz was read as text, "invalid
+// character '\x1f'" on every line).
+func TestCompressedJSON(t *testing.T) {
+	gz := func(s string) string {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.String()
+	}
+	zst := func(s string) string {
+		enc, _ := zstd.NewWriter(nil)
+		defer enc.Close()
+		return string(enc.EncodeAll([]byte(s), nil))
+	}
+	ddb := "{\"Item\":{\"a\":{\"N\":\"1\"}}}\n{\"a\":{\"N\":\"2\"}}\n"
+	tests := []struct {
+		name, content string
+		opts          ReadOptions
+		want          string // the second item; "" for Open's error
+	}{
+		{"gzip lines", gz("{\"a\":1}\n{\"a\":2}\n"), ReadOptions{}, `{"Item":{"a":{"N":"2"}}}`},
+		{"gzip dynamodb json", gz(ddb), ReadOptions{}, `{"Item":{"a":{"N":"2"}}}`},
+		{"gzip dynamodb json given", gz(ddb), ReadOptions{Format: FormatDynamoDBJSON}, `{"Item":{"a":{"N":"2"}}}`},
+		{"zstd array", zst("[{\"a\":\"x\"},\n{\"a\":\"y\"}]"), ReadOptions{}, `{"Item":{"a":{"S":"y"}}}`},
+		{"zstd lines", zst("{\"a\":true}\n{\"a\":false}\n"), ReadOptions{Format: FormatJSON}, `{"Item":{"a":{"BOOL":false}}}`},
+		{"gzip cut off", gz("{\"a\":1}\n")[:5], ReadOptions{}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeFile(t, "items.json.gz", tc.content)
+			r, err := Open(p, tc.opts)
+			if tc.want == "" {
+				if err == nil || !strings.Contains(err.Error(), "not a gzip file") {
+					t.Fatalf("Open: %v, want not a gzip file", err)
+				}
+				badLine(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			items, bad, end := readResults(t, r)
+			if len(items) != 2 || len(bad) != 0 || end != nil || canon(t, items[1]) != tc.want+"\n" {
+				t.Fatalf("items %v, bad %v, end %v", items, bad, end)
+			}
+			if done, total := r.Progress(); done != total || total != int64(len(tc.content)) {
+				t.Errorf("Progress %d/%d, want %d", done, total, len(tc.content))
+			}
+		})
+	}
+}

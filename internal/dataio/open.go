@@ -10,6 +10,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // ReadOptions says how Open reads a source.
@@ -22,7 +25,9 @@ type ReadOptions struct {
 	// reads as a DynamoDB JSON item ({"Item": {...}}
 	// or an object whose every value is an AttributeValue object such as
 	// {"S": "x"}, at least one), plain JSON if not. A plain JSON file whose
-	// first object happens to look like DynamoDB JSON needs FormatJSON.
+	// first object happens to look like DynamoDB JSON needs FormatJSON. A
+	// JSON source that is gzip or zstd (by its magic number) is read
+	// decompressed.
 	Format Format
 	// Sets makes FormatJSON read a non-empty list of only strings, or of
 	// only numbers, with no member repeated, as an SS or an NS (a list
@@ -131,10 +136,20 @@ func openSource(path string) (*source, string, error) {
 // openJSON opens a plain JSON or DynamoDB JSON source (format "" detects
 // which, by ReadOptions.Format's rule).
 func openJSON(src *source, name string, format Format, sets bool) (Reader, error) {
-	br := bufio.NewReaderSize(src, 64<<10)
+	br, closers, err := decompress(bufio.NewReaderSize(src, 64<<10), name)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	closeAll := func() {
+		for _, c := range closers {
+			c.Close()
+		}
+		src.Close()
+	}
 	lines, err := skipBlank(br)
 	if err != nil && err != io.EOF {
-		src.Close()
+		closeAll()
 		return nil, fmt.Errorf("dataio: %s: %w", name, err)
 	}
 	first, _ := br.Peek(1)
@@ -143,13 +158,15 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		if format == FormatDynamoDBJSON {
 			conv = dynamoDBJSONItem
 		}
-		return newArrayReader(src, br, name, lines, conv), nil
+		ar := newArrayReader(src, br, name, lines, conv)
+		ar.closers = closers
+		return ar, nil
 	}
-	lr := &lineReader{name: name, src: src, br: br, line: lines}
+	lr := &lineReader{name: name, src: src, br: br, line: lines, closers: closers}
 	if format == "" {
 		var err error
 		if format, err = detectLines(lr); err != nil {
-			src.Close()
+			closeAll()
 			return nil, err
 		}
 	}
@@ -158,6 +175,35 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		lr.decode = func(b []byte) (Item, error) { return decodePlainLine(b, sets) }
 	}
 	return lr, nil
+}
+
+// Magic numbers of the compressed streams a JSON source may be.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// decompress returns br itself, or, if its first bytes are a gzip or a
+// zstd magic number (a users' items.json.gz), a reader of the stream
+// decompressed and the decompressor to close. A gzip header that does
+// not read is a *BadInput.
+func decompress(br *bufio.Reader, name string) (*bufio.Reader, []io.Closer, error) {
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, gzipMagic):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, &BadInput{File: name, Err: notGzip(err)}
+		}
+		return bufio.NewReaderSize(zr, 64<<10), []io.Closer{zr}, nil
+	case bytes.HasPrefix(head, zstdMagic):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, nil, &BadInput{File: name, Err: fmt.Errorf("not a zstd file (%v)", err)}
+		}
+		return bufio.NewReaderSize(zr, 64<<10), []io.Closer{closerFunc(func() error { zr.Close(); return nil })}, nil
+	}
+	return br, nil, nil
 }
 
 // detectScan is how many lines detection reads, at most, to find one that
@@ -350,6 +396,8 @@ type arrayReader struct {
 	broken  error
 	base    int // lines skipped before the decoder's first byte
 	last    int // the line where the element Next last returned starts
+	// closers are closed by Close before src (a decompressor).
+	closers []io.Closer
 }
 
 // newArrayReader reads the array that br (positioned at its "[", after
@@ -427,5 +475,12 @@ func (r *arrayReader) Progress() (done, total int64) { return r.src.done, r.src.
 // starts.
 func (r *arrayReader) Position() (string, int) { return r.name, r.last }
 
-// Close closes the file.
-func (r *arrayReader) Close() error { return r.src.Close() }
+// Close closes the decompressor, if any, and the file.
+func (r *arrayReader) Close() error {
+	var errs []error
+	for _, c := range r.closers {
+		errs = append(errs, c.Close())
+	}
+	errs = append(errs, r.src.Close())
+	return errors.Join(errs...)
+}
