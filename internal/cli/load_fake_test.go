@@ -63,6 +63,8 @@ func (w *memWriter) Write(it dataio.Item) error {
 	return nil
 }
 
+func (w *memWriter) Abort() error { return nil }
+
 func (w *memWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

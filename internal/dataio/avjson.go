@@ -1,12 +1,10 @@
 package dataio
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 
@@ -33,31 +31,34 @@ func checkNumber(s string) error {
 	return nil
 }
 
-// pathError is an error at an attribute path (info.genres[2]).
+// pathError is an error at an attribute path (info.genres[2]); an error
+// that already names its path (a *pathErr) is returned as it is, so that
+// a path is said once.
 func pathError(path string, err error) error {
-	if path == "" {
+	var pe *pathErr
+	if path == "" || errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("attribute %s: %w", path, err)
+	return &pathErr{path: path, err: err}
 }
 
-// decodeJSON decodes one JSON value with numbers as json.Number, and
-// refuses trailing data.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, errors.New("invalid JSON: the value is cut off (the line ends before it does)")
-		}
-		return nil, fmt.Errorf("invalid JSON: %v", err)
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return nil, errors.New("invalid JSON: data after the value")
-	}
-	return v, nil
+// pathErr is an error at an attribute path.
+type pathErr struct {
+	path string
+	err  error
 }
+
+// Error says attribute PATH: what is wrong (attribute PATH appears
+// twice for errTwice).
+func (e *pathErr) Error() string {
+	if e.err == errTwice {
+		return fmt.Sprintf("attribute %s appears twice", e.path)
+	}
+	return fmt.Sprintf("attribute %s: %v", e.path, e.err)
+}
+
+// Unwrap returns what is wrong.
+func (e *pathErr) Unwrap() error { return e.err }
 
 // avItemFromJSON reads a decoded object as a map of AttributeValues.
 func avItemFromJSON(v any, path string, depth int) (map[string]types.AttributeValue, error) {
@@ -67,6 +68,9 @@ func avItemFromJSON(v any, path string, depth int) (map[string]types.AttributeVa
 	}
 	item := make(map[string]types.AttributeValue, len(obj))
 	for name, raw := range obj {
+		if _, dup := raw.(twice); dup {
+			return nil, twiceError(joinPath(path, name))
+		}
 		av, err := avFromJSON(raw, joinPath(path, name), depth)
 		if err != nil {
 			return nil, err
@@ -97,6 +101,9 @@ func avFromJSON(v any, path string, depth int) (types.AttributeValue, error) {
 		return nil, pathError(path, fmt.Errorf("want an attribute value object like {\"S\":\"x\"}, got %s", jsonKind(v)))
 	}
 	for key, val := range obj {
+		if _, dup := val.(twice); dup {
+			return nil, pathError(path, fmt.Errorf("type key %q appears twice", key))
+		}
 		av, err := avOfType(key, val, path, depth)
 		if err != nil {
 			return nil, pathError(path, err)
@@ -127,7 +134,7 @@ func avOfType(t string, val any, path string, depth int) (types.AttributeValue, 
 	case "B":
 		b, err := base64String(val)
 		if err != nil {
-			return nil, fmt.Errorf("type B: %v", err)
+			return nil, fmt.Errorf("type B: %w", err)
 		}
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case "BOOL":
@@ -189,7 +196,7 @@ func setFromJSON(t string, val any) (types.AttributeValue, error) {
 		return newSet(t, strs, func(s string) (string, error) { return s, checkNumber(s) })
 	}
 	return newSet(t, strs, func(s string) (string, error) {
-		b, err := base64.StdEncoding.DecodeString(s)
+		b, err := decodeBase64(s)
 		return string(b), err
 	})
 }
@@ -234,9 +241,19 @@ func base64String(val any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a base64 string, got %s", jsonKind(val))
 	}
+	return decodeBase64(s)
+}
+
+// decodeBase64 decodes s in standard base64 (with padding, as DynamoDB
+// JSON and exports write B), saying where it is not.
+func decodeBase64(s string) ([]byte, error) {
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("invalid base64: %v", err)
+		var ce base64.CorruptInputError
+		if errors.As(err, &ce) {
+			return nil, fmt.Errorf("invalid base64 at byte %d (standard encoding with padding)", int64(ce)+1)
+		}
+		return nil, errors.New("invalid base64 (standard encoding with padding)")
 	}
 	return b, nil
 }
@@ -256,6 +273,8 @@ func jsonKind(v any) string {
 		return "an array"
 	case map[string]any:
 		return "an object"
+	case twice:
+		return "a name given twice"
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -373,6 +392,9 @@ func decodeDynamoDBJSONLine(line []byte) (Item, error) {
 func dynamoDBJSONItem(v any) (Item, error) {
 	if obj, ok := v.(map[string]any); ok && len(obj) == 1 {
 		if inner, ok := obj["Item"]; ok {
+			if _, dup := inner.(twice); dup {
+				return nil, errors.New(`the key "Item" appears twice`)
+			}
 			item, err := avItemFromJSON(inner, "", 1)
 			if err == nil {
 				return item, nil

@@ -114,3 +114,6 @@ func (lw *lineWriter) Write(item Item) error {
 func (lw *lineWriter) Close() error {
 	return errors.Join(lw.w.Flush(), lw.out.Close())
 }
+
+// Abort flushes the lines written so far and closes the file.
+func (lw *lineWriter) Abort() error { return lw.Close() }

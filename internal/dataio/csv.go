@@ -26,38 +26,78 @@ var csvTypes = map[string]bool{"S": true, "N": true, "B": true, "BOOL": true, "N
 // inferred per cell).
 type csvColumn struct{ name, typ string }
 
-// splitHeader splits a header cell "name:TYPE" (TYPE one of csvTypes);
-// any other cell is all name.
-func splitHeader(cell string) csvColumn {
-	if i := strings.LastIndexByte(cell, ':'); i >= 0 && csvTypes[cell[i+1:]] {
-		return csvColumn{cell[:i], cell[i+1:]}
+// splitHeader splits a header cell "name:TYPE" at its last ':' when
+// TYPE is one of csvTypes, in any case; a cell whose suffix after its
+// last ':' looks like a type (1 to 4 letters) but is not one is an error
+// (so that v:Q is not silently an attribute named "v:Q": such a name is
+// written v:Q:S); any other cell (no ':', a suffix such as 12 or
+// "item-id") is all name.
+func splitHeader(cell string) (csvColumn, error) {
+	i := strings.LastIndexByte(cell, ':')
+	if i < 0 {
+		return csvColumn{cell, ""}, nil
 	}
-	return csvColumn{cell, ""}
+	suffix := cell[i+1:]
+	if t := strings.ToUpper(suffix); csvTypes[t] {
+		return csvColumn{cell[:i], t}, nil
+	}
+	if looksLikeType(suffix) {
+		return csvColumn{}, fmt.Errorf("%q: %s is not a type (S N B BOOL NULL SS NS BS L M AV); an attribute named %q is written %s:S", cell, suffix, cell, cell)
+	}
+	return csvColumn{cell, ""}, nil
 }
 
-// csvReader reads a header row, then one item a row.
+// looksLikeType reports whether a header cell's suffix is 1 to 4 ASCII
+// letters, the shape of a type name.
+func looksLikeType(s string) bool {
+	if len(s) == 0 || len(s) > 4 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// csvReader reads a header row, then one item a row. A row over maxLine
+// is a *BadInput and reading goes on at the next line; a quoted field in
+// error ends the reading (see Next).
 type csvReader struct {
-	name string
-	src  *source
-	r    *csv.Reader
-	cols []csvColumn
-	last int // the line of the row Next last returned
+	name    string
+	src     *source
+	br      *bufio.Reader
+	lim     *rowLimiter
+	r       *csv.Reader
+	cols    []csvColumn
+	last    int   // the line of the row Next last returned
+	stopped error // the *BadInput that ended the reading
 }
 
-// newCSVReader reads the header of a CSV source.
+// newCSVReader reads the header of a CSV source. Its errors are
+// *BadInputs at line 1 but for a CSVTypes entry that is not a type or
+// names no column.
 func newCSVReader(src *source, name string, given map[string]string) (*csvReader, error) {
-	r := csv.NewReader(bufio.NewReaderSize(src, 64<<10))
+	lim := &rowLimiter{r: src, max: maxLine}
+	br := bufio.NewReaderSize(lim, 64<<10)
+	r := csv.NewReader(br) // reads br itself (a bufio.Reader big enough)
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = false
+	cr := &csvReader{name: name, src: src, br: br, lim: lim, r: r}
 	header, err := r.Read()
-	cr := &csvReader{name: name, src: src, r: r}
 	if err == io.EOF {
 		return cr, nil // an empty file: no columns, no items
 	}
 	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, &BadInput{File: name, Line: 1, Err: err}
 	}
 	seen := map[csvColumn]bool{}
+	named := map[string]bool{}
 	for i, cell := range header {
 		if i == 0 {
 			cell = strings.TrimPrefix(cell, "\ufeff")
@@ -65,32 +105,60 @@ func newCSVReader(src *source, name string, given map[string]string) (*csvReader
 		if !utf8.ValidString(cell) {
 			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: a name that is not UTF-8", i+1)}
 		}
-		c := splitHeader(cell)
+		c, err := splitHeader(cell)
+		if err != nil {
+			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: %v", i+1, err)}
+		}
 		if t, ok := given[c.name]; ok {
-			if !csvTypes[t] {
-				return nil, fmt.Errorf("dataio: CSVTypes[%q] = %q (want one of S N B BOOL NULL SS NS BS L M AV)", c.name, t)
+			if t = strings.ToUpper(t); !csvTypes[t] {
+				return nil, fmt.Errorf("dataio: CSVTypes[%q] = %q (want one of S N B BOOL NULL SS NS BS L M AV)", c.name, given[c.name])
 			}
 			c.typ = t
 		}
 		if c.name == "" || seen[c] {
 			return nil, &BadInput{File: name, Line: 1, Err: fmt.Errorf("column %d: an empty or repeated column %q", i+1, cell)}
 		}
-		seen[c] = true
+		seen[c], named[c.name] = true, true
 		cr.cols = append(cr.cols, c)
+	}
+	for _, n := range sortedNames(given) {
+		if !named[n] {
+			return nil, fmt.Errorf("dataio: %s: CSVTypes names column %s, which the header does not have", name, n)
+		}
 	}
 	return cr, nil
 }
 
 // Next reads the next row as an item: empty cells are absent attributes;
 // two non-empty cells for one attribute are a *BadInput.
+//
+// A quoted field in error (csv.ErrQuote: a quote not closed, or text
+// after the closing one) is a *BadInput that ends the reading, as a
+// syntax error in a JSON array does: encoding/csv may have read the rest
+// of the file into the field, so that the rows after it would be lost
+// without a word; the Next after it is a plain error. A bare quote in an
+// unquoted field (csv.ErrBareQuote) and a row of the wrong cell count
+// are *BadInputs that reading goes on past.
 func (r *csvReader) Next() (Item, error) {
+	if r.stopped != nil {
+		// Not a *BadInput (%v, not %w): the rows after it are gone, so a
+		// caller that skips bad input (dynago load --skip-bad) stops here.
+		return nil, fmt.Errorf("reading stopped at the quoted field in error (%v)", r.stopped)
+	}
+	r.lim.start = r.lim.off - int64(r.br.Buffered())
 	rec, err := r.r.Read()
 	if err == io.EOF {
 		return nil, io.EOF
 	}
 	if err != nil {
 		var pe *csv.ParseError
-		if errors.As(err, &pe) {
+		switch {
+		case isLineTooLong(err):
+			return nil, &BadInput{File: r.name, Line: r.lim.lines + 1, Err: fmt.Errorf("row is over %d MiB: not one item", maxLine>>20)}
+		case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrQuote):
+			r.stopped = &BadInput{File: r.name, Line: pe.StartLine, Err: fmt.Errorf("%v: a quoted field that does not end where it should may have taken in the rest of the file; reading stops here", pe.Err)}
+			return nil, r.stopped
+		case errors.As(err, &pe):
 			return nil, &BadInput{File: r.name, Line: pe.StartLine, Err: pe.Err}
 		}
 		return nil, fmt.Errorf("dataio: %s: %w", r.name, err)
@@ -152,9 +220,9 @@ func csvCell(t, cell string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberN{Value: cell}, nil
 	case "B":
-		b, err := base64.StdEncoding.DecodeString(cell)
+		b, err := decodeBase64(cell)
 		if err != nil {
-			return nil, fmt.Errorf("invalid base64: %v", err)
+			return nil, err
 		}
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case "BOOL":
@@ -282,6 +350,13 @@ func (cw *csvWriter) Close() error {
 	defer os.Remove(cw.spool.Name())
 	err := cw.writeCSV()
 	return errors.Join(err, cw.spool.Close(), cw.out.Close())
+}
+
+// Abort removes the spool and closes the file as it is: empty, since the
+// CSV is written only at Close.
+func (cw *csvWriter) Abort() error {
+	defer os.Remove(cw.spool.Name())
+	return errors.Join(cw.spool.Close(), cw.out.Close())
 }
 
 // writeCSV writes the CSV from the spool.

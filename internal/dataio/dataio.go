@@ -28,20 +28,34 @@
 //     manifest-files.json, data/*), read in its DYNAMODB_JSON and ION
 //     output formats, gzip (.gz), zstd (.zst) or plain, full exports only
 //     (outputFormat missing is DYNAMODB_JSON); each data file is checked
-//     against its manifest-files.json line, a *BadInput at that line
-//     after the file's items if its item count or MD5 differs; written in
-//     DYNAMODB_JSON with gzip, so that ImportTable loads a dump into real
-//     DynamoDB (see WriteOptions and Create).
+//     against its manifest-files.json line before its items are read: a
+//     *BadInput at that line, and none of the file's items, if its item
+//     count or MD5 differs (the file is read once to check, then to
+//     decode); a data file
+//     that cannot be opened or decompressed is one *BadInput at the file,
+//     after which reading goes on with the next; a folder without
+//     manifest-summary.json (an unfinished dump: Writer.Abort) is
+//     refused; written in DYNAMODB_JSON with gzip, so that ImportTable
+//     loads a dump into real DynamoDB (see WriteOptions and Create).
 //   - FormatCSV: a header row, then one item a row (see CSV).
 //
 // Detection (ReadOptions.Format ""): a directory is an export, a *.csv
 // name CSV, anything else JSON: plain if its first non-blank byte is "["
 // or its first line that is valid JSON (of the first 100) does not read
-// as a DynamoDB JSON item, DynamoDB JSON if it does.
+// as a DynamoDB JSON item, DynamoDB JSON if it does. A plain or DynamoDB
+// JSON source whose first bytes are gzip's (1f 8b) or zstd's (28 b5 2f
+// fd) magic number is decompressed first, whatever its name (a users'
+// items.json.gz loads as it is), and detected in its decompressed text;
+// Progress counts the compressed bytes.
 //
 // CSV. A header cell is a column's attribute name, or name:TYPE where
-// TYPE is S N B BOOL NULL SS NS BS L M or AV; ReadOptions.CSVTypes,
-// by name, overrides both. An empty cell is an absent attribute. A cell
+// TYPE is S N B BOOL NULL SS NS BS L M or AV, in any case (the cell is
+// split at its last ':'); a suffix of 1 to 4 letters that is not a type
+// (v:Q, v:INT) is a *BadInput at line 1, so that a typo is not an
+// attribute named "v:Q" (such a name is written v:Q:S), and any other
+// suffix (t:12, id:item-x) is part of the name. ReadOptions.CSVTypes,
+// by name, overrides both; an entry naming no header column is an error
+// from Open. An empty cell is an absent attribute. A cell
 // of a typed column is: S its text; N a DynamoDB number; B base64; BOOL
 // true or false; NULL true (or null); L, M, SS, NS, BS the DynamoDB JSON
 // of the value under its type key ([{"S":"a"}], {"k":{"N":"1"}},
@@ -52,7 +66,9 @@
 // strings they may well be (a zip code, an id); true or false is BOOL;
 // anything else S. Give --csv-types (CSVTypes) to read such cells as N. Two non-empty cells for one
 // attribute in a row, a cell that does not parse as its type and a row
-// whose cell count is not the header's are *BadInputs. Writing always
+// whose cell count is not the header's are *BadInputs; a quoted field in
+// error (a quote not closed, which encoding/csv reads to the end of the
+// file) is a *BadInput that ends the reading. Writing always
 // types every header cell, one column per name and type met (sorted), so
 // that an attribute whose type differs between items gets a column for
 // each, and puts an empty S or B, and an S holding a carriage return
@@ -64,8 +80,17 @@
 // exports write (see decodeIonLine's file): one item a line.
 //
 // Every reading error that is the input's fault is a *BadInput naming the
-// file and line; a Reader can go on past one (dynago load --skip-bad),
-// except in one JSON array, where a syntax error ends the reading.
+// file and line: in JSON, DynamoDB JSON and Ion a string or name that is
+// not UTF-8 and a name given twice in one object (a type key, "Item"
+// too) are (encoding/json alone would make the one U+FFFD, so that two
+// names could merge, and keep the last of the other); a Reader can go on past one (dynago load --skip-bad),
+// except in one JSON array, where a syntax error ends the reading, and
+// at a CSV quoted field in error. A line (JSON lines, DynamoDB JSON, Ion,
+// a CSV row) over 16 MiB is not one item (an item is at most 400 KB,
+// its DynamoDB JSON a few MB): it is a *BadInput as soon as the limit is
+// passed, and reading goes on at the next newline, the rest of the line
+// skipped without being held; one before the line that format detection
+// decides on makes Open fail (give the format).
 package dataio
 
 import (
@@ -118,6 +143,13 @@ type Writer interface {
 	// and then the manifests) and releases its files; a destination is
 	// complete only once Close has returned nil.
 	Close() error
+	// Abort releases the destination without finishing it, for a dump
+	// that failed or was interrupted: an export gets no manifests, so
+	// that nothing reads a partial dump as complete (its _started file
+	// and data files stay, for inspection, and Open refuses the folder);
+	// other formats close their file as it is (JSON lines: the lines
+	// written so far; CSV, written only at Close: empty).
+	Abort() error
 }
 
 // BadInput is an error in the input at a place: FILE:LINE: what is wrong.

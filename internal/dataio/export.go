@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -85,11 +86,37 @@ func findExport(dir string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", fmt.Errorf("dataio: %s: no DynamoDB export (%s) in it, its subfolders or AWSDynamoDB/*", dir, summaryName)
+		if unfinished := findUnfinished(dir); unfinished != "" {
+			dir = unfinished
+		}
+		return "", fmt.Errorf("dataio: %s has no %s (nor have its subfolders or AWSDynamoDB/*): not an export, or an unfinished one", dir, summaryName)
 	case 1:
 		return found[0], nil
 	}
 	return "", fmt.Errorf("dataio: %s holds %d exports (%s); name one", dir, len(found), strings.Join(found, ", "))
+}
+
+// findUnfinished returns the folder at or under dir (as findExport looks)
+// that holds an export's _started file or data folder but no
+// manifest-summary.json, so that the message names it; "" if none.
+func findUnfinished(dir string) string {
+	cands := []string{dir}
+	for _, base := range []string{dir, filepath.Join(dir, "AWSDynamoDB")} {
+		entries, _ := os.ReadDir(base)
+		for _, e := range entries {
+			if e.IsDir() {
+				cands = append(cands, filepath.Join(base, e.Name()))
+			}
+		}
+	}
+	for _, c := range cands {
+		for _, mark := range []string{"_started", "data"} {
+			if _, err := os.Stat(filepath.Join(c, mark)); err == nil {
+				return c
+			}
+		}
+	}
+	return ""
 }
 
 // exportReader reads the data files of an export in manifest order.
@@ -98,7 +125,9 @@ type exportReader struct {
 	files  []string     // data file paths
 	meta   []exportFile // their manifest lines
 	lines  []int        // their lines in manifest-files.json
+	sizes  []int64      // their sizes in bytes
 	decode func([]byte) (Item, error)
+	ion    bool // the files are Ion text (else DynamoDB JSON)
 	cur    *lineReader
 	next   int   // index in files of the next file to open
 	done   int64 // bytes of the data files finished
@@ -128,7 +157,7 @@ func openExport(dir string) (Reader, error) {
 	case "DYNAMODB_JSON", "":
 		r.decode = decodeDynamoDBJSONLine
 	case "ION":
-		r.decode = decodeIonLine
+		r.decode, r.ion = decodeIonLine, true
 	default:
 		return nil, &BadInput{File: sumPath, Err: fmt.Errorf("outputFormat %q (want DYNAMODB_JSON or ION)", sum.OutputFormat)}
 	}
@@ -166,24 +195,35 @@ func (r *exportReader) readFiles(manifest string) error {
 			return &BadInput{File: manifest, Line: i + 1, Err: fmt.Errorf("data file %s: %v", f.DataFileS3Key, err)}
 		}
 		r.files, r.meta, r.lines = append(r.files, p), append(r.meta, f), append(r.lines, i+1)
+		r.sizes = append(r.sizes, fi.Size())
 		r.total += fi.Size()
 	}
 	return nil
 }
 
 // Next returns the next item of the current data file, opening the next
-// file at the end of one.
+// file at the end of one. A data file is checked against its manifest
+// line before any of its items is returned (see verify): one that cannot
+// be read or does not match is one *BadInput, and the Next after it
+// goes on with the next data file.
 func (r *exportReader) Next() (Item, error) {
 	for {
 		if r.cur == nil {
 			if r.next == len(r.files) {
 				return nil, io.EOF
 			}
-			cur, err := openDataFile(r.files[r.next], r.decode)
-			if err != nil {
+			i := r.next
+			r.next++ // a file that fails is reported once, then passed
+			if err := r.verify(i); err != nil {
+				r.done += r.sizes[i]
 				return nil, err
 			}
-			r.cur, r.next = cur, r.next+1
+			cur, err := openDataFile(r.files[i], r.decode, false)
+			if err != nil {
+				r.done += r.sizes[i]
+				return nil, err
+			}
+			r.cur = cur
 		}
 		item, err := r.cur.Next()
 		if err == nil {
@@ -194,46 +234,112 @@ func (r *exportReader) Next() (Item, error) {
 		}
 		d, _ := r.cur.Progress()
 		r.done += d
-		cerr := r.check()
+		cerr := r.cur.Close()
 		r.cur = nil
 		if cerr != nil {
-			return nil, cerr
+			return nil, fmt.Errorf("dataio: %w", cerr)
 		}
 	}
 }
 
-// check closes the data file just read to its end, and compares it with
-// its manifest line: the items (good or bad) against itemCount, the
-// file's MD5 against md5Checksum (when the line has one). A mismatch is
-// a *BadInput at the manifest line: a truncated or altered data file.
-func (r *exportReader) check() error {
-	cur, i := r.cur, r.next-1
-	_, err := io.Copy(io.Discard, cur.src) // what the decompressor left
-	if cerr := cur.Close(); err == nil {
-		err = cerr
-	}
+// verify reads data file i to its end without decoding its items, and
+// compares it with its manifest line: its items (lines that are items,
+// good or bad) against itemCount, the file's MD5 against md5Checksum
+// (when the line has one). A file that cannot be opened or decompressed
+// is a *BadInput at the file; a mismatch a *BadInput at the manifest
+// line (a truncated or altered data file). Files are local: reading one
+// twice, to check and then to decode, costs little next to loading
+// items of a file that turns out to be corrupt.
+func (r *exportReader) verify(i int) error {
+	lr, err := openDataFile(r.files[i], countOnly(r.ion), true)
 	if err != nil {
-		return fmt.Errorf("dataio: %s: %w", cur.name, err)
+		return err
+	}
+	defer lr.Close()
+	for {
+		_, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		var b *BadInput
+		if errors.As(err, &b) {
+			continue // counted as an item; reported when decoding
+		}
+		if err != nil {
+			return readError(lr.name, err)
+		}
+	}
+	if _, err := io.Copy(io.Discard, lr.src); err != nil { // what the decompressor left
+		return readError(lr.name, err)
 	}
 	bad := func(e error) error { return &BadInput{File: filepath.Join(r.dir, filesName), Line: r.lines[i], Err: e} }
-	if m := r.meta[i]; int64(cur.items) != m.ItemCount {
-		return bad(fmt.Errorf("data file %s holds %d items, the manifest says %d", cur.name, cur.items, m.ItemCount))
+	if m := r.meta[i]; int64(lr.items) != m.ItemCount {
+		return bad(fmt.Errorf("data file %s holds %d items, the manifest says %d", lr.name, lr.items, m.ItemCount))
 	}
 	if want := r.meta[i].MD5Checksum; want != "" {
-		if got := base64.StdEncoding.EncodeToString(cur.src.hash.Sum(nil)); got != want {
-			return bad(fmt.Errorf("data file %s has md5Checksum %s, the manifest says %s", cur.name, got, want))
+		if got := base64.StdEncoding.EncodeToString(lr.src.hash.Sum(nil)); got != want {
+			return bad(fmt.Errorf("data file %s has md5Checksum %s, the manifest says %s", lr.name, got, want))
 		}
 	}
 	return nil
 }
 
-// openDataFile opens one data file, decompressing .gz and .zst.
-func openDataFile(p string, decode func([]byte) (Item, error)) (*lineReader, error) {
+// readError is the error of reading data file name: the file system's
+// own errors as they are, a decompressor's (corrupt data) a *BadInput at
+// the file.
+func readError(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("dataio: %w", err)
+	}
+	for {
+		inner := errors.Unwrap(err)
+		if inner == nil {
+			break
+		}
+		err = inner
+	}
+	return &BadInput{File: name, Err: fmt.Errorf("cannot be decompressed (%v)", err)}
+}
+
+// countOnly is the decode of verify's pass: it tells a line that is an
+// item (a non-nil Item, good or bad) from one that is not (nil: an Ion
+// line of only $ion_1_0 version markers), decoding only what it cannot
+// tell at a glance.
+func countOnly(ion bool) func([]byte) (Item, error) {
+	return func(line []byte) (Item, error) {
+		if !ion {
+			return Item{}, nil
+		}
+		rest := line
+		for {
+			rest = bytes.TrimLeft(rest, " \t")
+			after, ok := bytes.CutPrefix(rest, []byte("$ion_1_0"))
+			if !ok || len(after) > 0 && isIdentChar(after[0]) {
+				break
+			}
+			rest = after
+		}
+		switch {
+		case len(rest) == 0:
+			return nil, nil
+		case rest[0] == '{':
+			return Item{}, nil
+		}
+		return decodeIonLine(line) // a comment, say: decode to tell
+	}
+}
+
+// openDataFile opens one data file, decompressing .gz and .zst, summing
+// its MD5 if sum. A .gz file that is not gzip is a *BadInput.
+func openDataFile(p string, decode func([]byte) (Item, error), sum bool) (*lineReader, error) {
 	src, name, err := openSource(p)
 	if err != nil {
 		return nil, err
 	}
-	src.hash = md5.New()
+	if sum {
+		src.hash = md5.New()
+	}
 	lr := &lineReader{name: name, src: src, decode: decode}
 	var in io.Reader = bufio.NewReaderSize(src, 64<<10)
 	switch {
@@ -241,20 +347,36 @@ func openDataFile(p string, decode func([]byte) (Item, error)) (*lineReader, err
 		zr, err := gzip.NewReader(in)
 		if err != nil {
 			src.Close()
-			return nil, &BadInput{File: name, Err: fmt.Errorf("gzip: %v", err)}
+			return nil, &BadInput{File: name, Err: notGzip(err)}
 		}
 		in, lr.closers = zr, []io.Closer{zr}
 	case strings.HasSuffix(p, ".zst"):
 		zr, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			src.Close()
-			return nil, &BadInput{File: name, Err: fmt.Errorf("zstd: %v", err)}
+			return nil, &BadInput{File: name, Err: fmt.Errorf("not a zstd file (%v)", err)}
 		}
 		in = zr
 		lr.closers = []io.Closer{closerFunc(func() error { zr.Close(); return nil })}
 	}
 	lr.br = bufio.NewReaderSize(in, 64<<10)
 	return lr, nil
+}
+
+// notGzip says why gzip.NewReader refused a file: not a gzip file
+// (gzip: invalid header), an empty file, or one cut off in its header.
+func notGzip(err error) error {
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("not a gzip file (an empty file)")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("not a gzip file (cut off in its header)")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "gzip: ") {
+		msg = "gzip: " + msg
+	}
+	return fmt.Errorf("not a gzip file (%s)", msg)
 }
 
 // closerFunc is a func as an io.Closer.
@@ -439,3 +561,8 @@ func (w *exportWriter) Close() error {
 	}
 	return nil
 }
+
+// Abort closes the current data file (its items flushed, for inspection)
+// and writes no manifests: the folder, with its _started file, is an
+// unfinished export, which Open refuses.
+func (w *exportWriter) Abort() error { return w.finishFile() }

@@ -1,9 +1,11 @@
 package dataio
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -81,8 +83,9 @@ func FuzzIon(f *testing.F) {
 	})
 }
 
-// FuzzCSV reads a whole CSV file (skipping bad rows), writes the items as
-// CSV and reads them back.
+// FuzzCSV reads a whole CSV file (skipping bad rows, up to a quoted field
+// in error, which ends the reading), writes the items as CSV and reads
+// them back.
 func FuzzCSV(f *testing.F) {
 	f.Add([]byte("a,b:N,c:SS,d:AV\nx,1,\"[\"\"s\"\"]\",\"{\"\"S\"\":\"\"\"\"}\"\n2,3,,\n"))
 	f.Add([]byte("year,title,ok\n2013,Rush,true\n,,\n"))
@@ -102,6 +105,10 @@ func FuzzCSV(f *testing.F) {
 			item, err := r.Next()
 			if err == io.EOF {
 				break
+			}
+			var b *BadInput
+			if err != nil && !errors.As(err, &b) && strings.Contains(err.Error(), "reading stopped") {
+				break // after a quoted field in error (testdata/fuzz/FuzzCSV/dcea4d66a4200efa)
 			}
 			if err != nil {
 				badLine(t, err)

@@ -318,9 +318,9 @@ func (p *ionParser) blob() (types.AttributeValue, error) {
 	if strings.HasPrefix(body, "\"") {
 		return nil, p.errorf("a clob is not a DynamoDB value")
 	}
-	b, err := base64.StdEncoding.DecodeString(body)
+	b, err := decodeBase64(body)
 	if err != nil {
-		return nil, p.errorf("blob: invalid base64: %v", err)
+		return nil, p.errorf("blob: %v", err)
 	}
 	p.i += end + 4
 	return &types.AttributeValueMemberB{Value: b}, nil

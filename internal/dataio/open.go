@@ -10,6 +10,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // ReadOptions says how Open reads a source.
@@ -22,7 +25,9 @@ type ReadOptions struct {
 	// reads as a DynamoDB JSON item ({"Item": {...}}
 	// or an object whose every value is an AttributeValue object such as
 	// {"S": "x"}, at least one), plain JSON if not. A plain JSON file whose
-	// first object happens to look like DynamoDB JSON needs FormatJSON.
+	// first object happens to look like DynamoDB JSON needs FormatJSON. A
+	// JSON source that is gzip or zstd (by its magic number) is read
+	// decompressed.
 	Format Format
 	// Sets makes FormatJSON read a non-empty list of only strings, or of
 	// only numbers, with no member repeated, as an SS or an NS (a list
@@ -131,10 +136,20 @@ func openSource(path string) (*source, string, error) {
 // openJSON opens a plain JSON or DynamoDB JSON source (format "" detects
 // which, by ReadOptions.Format's rule).
 func openJSON(src *source, name string, format Format, sets bool) (Reader, error) {
-	br := bufio.NewReaderSize(src, 64<<10)
+	br, closers, err := decompress(bufio.NewReaderSize(src, 64<<10), name)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	closeAll := func() {
+		for _, c := range closers {
+			c.Close()
+		}
+		src.Close()
+	}
 	lines, err := skipBlank(br)
 	if err != nil && err != io.EOF {
-		src.Close()
+		closeAll()
 		return nil, fmt.Errorf("dataio: %s: %w", name, err)
 	}
 	first, _ := br.Peek(1)
@@ -143,14 +158,16 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		if format == FormatDynamoDBJSON {
 			conv = dynamoDBJSONItem
 		}
-		return newArrayReader(src, br, name, lines, conv), nil
+		ar := newArrayReader(src, br, name, lines, conv)
+		ar.closers = closers
+		return ar, nil
 	}
-	lr := &lineReader{name: name, src: src, br: br, line: lines}
+	lr := &lineReader{name: name, src: src, br: br, line: lines, closers: closers}
 	if format == "" {
 		var err error
 		if format, err = detectLines(lr); err != nil {
-			src.Close()
-			return nil, fmt.Errorf("dataio: %s: %w", name, err)
+			closeAll()
+			return nil, err
 		}
 	}
 	lr.decode = decodeDynamoDBJSONLine
@@ -160,6 +177,35 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 	return lr, nil
 }
 
+// Magic numbers of the compressed streams a JSON source may be.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// decompress returns br itself, or, if its first bytes are a gzip or a
+// zstd magic number (a users' items.json.gz), a reader of the stream
+// decompressed and the decompressor to close. A gzip header that does
+// not read is a *BadInput.
+func decompress(br *bufio.Reader, name string) (*bufio.Reader, []io.Closer, error) {
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, gzipMagic):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, &BadInput{File: name, Err: notGzip(err)}
+		}
+		return bufio.NewReaderSize(zr, 64<<10), []io.Closer{zr}, nil
+	case bytes.HasPrefix(head, zstdMagic):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, nil, &BadInput{File: name, Err: fmt.Errorf("not a zstd file (%v)", err)}
+		}
+		return bufio.NewReaderSize(zr, 64<<10), []io.Closer{closerFunc(func() error { zr.Close(); return nil })}, nil
+	}
+	return br, nil, nil
+}
+
 // detectScan is how many lines detection reads, at most, to find one that
 // is valid JSON.
 const detectScan = 100
@@ -167,17 +213,22 @@ const detectScan = 100
 // detectLines reads lines ahead (kept for Next) up to the first that is
 // valid JSON, so that a broken first line does not decide, and returns
 // FormatDynamoDBJSON if that one reads as a DynamoDB JSON item,
-// FormatJSON otherwise.
+// FormatJSON otherwise (a line with a name given twice does not decide
+// either: it is refused in both formats).
 func detectLines(lr *lineReader) (Format, error) {
 	for range detectScan {
-		line, err := lr.br.ReadBytes('\n')
+		line, _, err := readLine(lr.br, maxLine)
+		if isLineTooLong(err) {
+			return "", &BadInput{File: lr.name, Line: lr.line + len(lr.pending) + 1,
+				Err: fmt.Errorf("%v, and the format cannot be detected past it (give it)", err)}
+		}
 		if err != nil && err != io.EOF {
-			return "", err
+			return "", fmt.Errorf("dataio: %s: %w", lr.name, err)
 		}
 		if len(line) > 0 {
 			lr.pending = append(lr.pending, line)
 		}
-		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil {
+		if v, derr := decodeJSON(bytes.TrimSpace(line)); derr == nil && !hasTwice(v) {
 			if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
 				if _, derr := dynamoDBJSONItem(v); derr == nil {
 					return FormatDynamoDBJSON, nil
@@ -216,7 +267,8 @@ func skipBlank(br *bufio.Reader) (int, error) {
 
 // lineReader reads one item a line (JSON lines, DynamoDB JSON, Ion text);
 // blank lines are skipped, a line that does not decode is a *BadInput and
-// the next Next reads the next line.
+// the next Next reads the next line. A line over maxLine is a *BadInput
+// as soon as the limit is passed; the next Next skips its rest.
 type lineReader struct {
 	name    string
 	src     *source
@@ -226,6 +278,7 @@ type lineReader struct {
 	items   int // non-blank lines that were items, good or bad
 	decode  func([]byte) (Item, error)
 	pending [][]byte // lines read ahead (detection), handed out first
+	skip    bool     // the rest of an over-long line is to be skipped
 	// closers are closed by Close after src (a decompressor).
 	closers []io.Closer
 }
@@ -238,7 +291,18 @@ func (r *lineReader) Next() (Item, error) {
 		if len(r.pending) > 0 {
 			line, r.pending = r.pending[0], r.pending[1:]
 		} else {
-			line, err = r.br.ReadBytes('\n')
+			if r.skip {
+				r.skip = false
+				if err := skipLine(r.br); err != nil {
+					return nil, fmt.Errorf("dataio: %s: %w", r.name, err)
+				}
+			}
+			line, r.skip, err = readLine(r.br, maxLine)
+			if isLineTooLong(err) {
+				r.line++
+				r.items++
+				return nil, &BadInput{File: r.name, Line: r.line, Err: err}
+			}
 		}
 		if len(line) > 0 {
 			r.line++
@@ -332,6 +396,8 @@ type arrayReader struct {
 	broken  error
 	base    int // lines skipped before the decoder's first byte
 	last    int // the line where the element Next last returned starts
+	// closers are closed by Close before src (a decompressor).
+	closers []io.Closer
 }
 
 // newArrayReader reads the array that br (positioned at its "[", after
@@ -409,5 +475,12 @@ func (r *arrayReader) Progress() (done, total int64) { return r.src.done, r.src.
 // starts.
 func (r *arrayReader) Position() (string, int) { return r.name, r.last }
 
-// Close closes the file.
-func (r *arrayReader) Close() error { return r.src.Close() }
+// Close closes the decompressor, if any, and the file.
+func (r *arrayReader) Close() error {
+	var errs []error
+	for _, c := range r.closers {
+		errs = append(errs, c.Close())
+	}
+	errs = append(errs, r.src.Close())
+	return errors.Join(errs...)
+}

@@ -55,6 +55,8 @@ func plainValue(v any, path string, sets bool, depth int) (types.AttributeValue,
 		return &types.AttributeValueMemberN{Value: string(x)}, nil
 	case bool:
 		return &types.AttributeValueMemberBOOL{Value: x}, nil
+	case twice:
+		return nil, twiceError(path)
 	case map[string]any:
 		m, err := plainMap(x, path, sets, depth+1)
 		if err != nil {
