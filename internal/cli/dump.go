@@ -145,7 +145,11 @@ func runDump(ctx context.Context, o dumpOptions, table string, stderr io.Writer)
 	prog := startProgress(progressKindFor(stderr, o.quiet), stderr, "dumped", false, d.sample)
 	err = d.run(ctx)
 	prog.stop()
-	if cerr := w.Close(); err == nil && cerr != nil {
+	if err != nil {
+		// Unfinished: an export gets no manifests, so that neither load
+		// nor ImportTable takes a part of the table for all of it.
+		w.Abort()
+	} else if cerr := w.Close(); cerr != nil {
 		err = fmt.Errorf("%s: %w", o.output, cerr)
 	}
 	elapsed := time.Since(start)

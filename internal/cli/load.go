@@ -122,11 +122,6 @@ a bar on a terminal, a line every 5 s otherwise, nothing with --quiet.`,
 	return cmd
 }
 
-// csvTypeNames are the column types --csv-types takes (dataio's CSV
-// types: the ten DynamoDB types, and AV for a cell holding a whole
-// AttributeValue in DynamoDB JSON).
-var csvTypeNames = []string{"S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M", "AV"}
-
 // loadPlan is a load's checked command line.
 type loadPlan struct {
 	table  string
@@ -156,8 +151,8 @@ func planLoad(o loadOptions, args []string) (loadPlan, error) {
 				return p, usageError{fmt.Errorf("--csv-types %q: %q is not NAME:TYPE", o.csvTypes, c)}
 			}
 			typ = strings.ToUpper(typ)
-			if !slices.Contains(csvTypeNames, typ) {
-				return p, usageError{fmt.Errorf("--csv-types %q: %q is not a type (want one of %s)", o.csvTypes, typ, strings.Join(csvTypeNames, ", "))}
+			if !dataio.IsCSVType(typ) {
+				return p, usageError{fmt.Errorf("--csv-types %q: %q is not a type (want one of S, N, B, BOOL, NULL, SS, NS, BS, L, M, AV)", o.csvTypes, typ)}
 			}
 			p.source.csvTypes[name] = typ
 		}

@@ -54,6 +54,8 @@ type memWriter struct {
 	mu     sync.Mutex
 	items  []dataio.Item
 	closed bool
+	// aborted is set by Abort (a dump that did not finish).
+	aborted bool
 }
 
 func (w *memWriter) Write(it dataio.Item) error {
@@ -63,7 +65,12 @@ func (w *memWriter) Write(it dataio.Item) error {
 	return nil
 }
 
-func (w *memWriter) Abort() error { return nil }
+func (w *memWriter) Abort() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.aborted = true
+	return nil
+}
 
 func (w *memWriter) Close() error {
 	w.mu.Lock()

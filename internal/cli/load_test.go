@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -347,7 +348,9 @@ func (w *cancelWriter) Write(it dataio.Item) error {
 }
 
 // TestDumpInterrupted: a dump whose context ends (Ctrl-C) stops its
-// segments' scans, closes the writer and fails naming the partial output.
+// segments' scans, abandons the writer (Abort, not Close: a bad-input
+// trial found an interrupted export with its manifests, which load then
+// took for the whole table) and fails naming the partial output.
 func TestDumpInterrupted(t *testing.T) {
 	movies := movieItems(t)
 	useFakes(t, map[string][]fakeEntry{"movies.json": entries(movies)})
@@ -364,7 +367,42 @@ func TestDumpInterrupted(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted: part.json holds only part of Movies") {
 		t.Fatalf("error %v", err)
 	}
-	if !w.closed || len(w.items) >= len(movies) {
-		t.Errorf("closed %v, %d items", w.closed, len(w.items))
+	if !w.aborted || w.closed || len(w.items) >= len(movies) {
+		t.Errorf("aborted %v, closed %v, %d items", w.aborted, w.closed, len(w.items))
 	}
+
+	// The same into a real export: the folder gets no manifests, and
+	// load refuses it.
+	dir := filepath.Join(t.TempDir(), "export")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	createSink = func(dest string, o sinkOptions) (dataio.Writer, error) {
+		real, err := dataio.Create(dest, dataio.WriteOptions{Format: dataio.FormatExport})
+		return &cancelAfter{Writer: real, n: 100, cancel: cancel}, err
+	}
+	if err := runDump(ctx, dumpOptions{endpoint: srv.Endpoint(), output: dir, format: "export", segments: 4}, "Movies", &errOut); err == nil {
+		t.Fatal("an interrupted export dump succeeded")
+	}
+	if _, err := dataio.Open(dir, dataio.ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no manifest-summary.json") {
+		t.Fatalf("opening the interrupted export: %v; want it refused for its missing manifest", err)
+	}
+}
+
+// cancelAfter is a dataio.Writer that cancels the dump's context at its
+// n-th item.
+type cancelAfter struct {
+	dataio.Writer
+	mu     sync.Mutex
+	seen   int
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(it dataio.Item) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen++; w.seen == w.n {
+		w.cancel()
+	}
+	return w.Writer.Write(it)
 }

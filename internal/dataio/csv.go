@@ -22,6 +22,11 @@ import (
 // may name; AV is a cell of DynamoDB JSON of a whole AttributeValue.
 var csvTypes = map[string]bool{"S": true, "N": true, "B": true, "BOOL": true, "NULL": true, "SS": true, "NS": true, "BS": true, "L": true, "M": true, "AV": true}
 
+// IsCSVType reports whether t (upper case) is a type a CSV column may
+// have: S N B BOOL NULL SS NS BS L M, or AV (a cell of DynamoDB JSON of a
+// whole AttributeValue).
+func IsCSVType(t string) bool { return csvTypes[t] }
+
 // csvColumn is one column: the attribute it fills and its type ("" is
 // inferred per cell).
 type csvColumn struct{ name, typ string }
