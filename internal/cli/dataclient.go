@@ -308,29 +308,11 @@ func scalarText(v types.AttributeValue) (string, string) {
 	return "", avType(v)
 }
 
-// avType names an AttributeValue's DynamoDB type (S, N, SS, L, ...).
+// avType names an AttributeValue's DynamoDB type (S, N, SS, L, ...), or
+// its Go type for a value of none.
 func avType(v types.AttributeValue) string {
-	switch v.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberM:
-		return "M"
+	if t := dataio.TypeOf(v); t != "" {
+		return t
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -271,22 +271,36 @@ func newCSVWriter(out io.WriteCloser) (*csvWriter, error) {
 	return &csvWriter{out: out, spool: f, w: bufio.NewWriter(f), cols: map[csvColumn]bool{}}, nil
 }
 
-// csvType is the column type a value is written in: its own, but AV for
-// an empty S or B (an empty cell is an absent attribute) and for an S
-// with a carriage return (encoding/csv drops the \r of \r\n).
+// csvType is the column type a value is written in: its own (TypeOf),
+// but AV for an empty S or B (an empty cell is an absent attribute) and
+// for an S with a carriage return (encoding/csv drops the \r of \r\n).
 func csvType(av types.AttributeValue) string {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
 		if v.Value == "" || strings.ContainsRune(v.Value, '\r') {
 			return "AV"
 		}
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
 	case *types.AttributeValueMemberB:
 		if len(v.Value) == 0 {
 			return "AV"
 		}
+	}
+	if t := TypeOf(av); t != "" {
+		return t
+	}
+	return "AV"
+}
+
+// TypeOf names an AttributeValue's DynamoDB type: S, N, B, BOOL, NULL, SS,
+// NS, BS, L or M; "" for a value of none of them (nil, or an SDK union
+// member it does not know).
+func TypeOf(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
 		return "B"
 	case *types.AttributeValueMemberBOOL:
 		return "BOOL"
@@ -303,7 +317,7 @@ func csvType(av types.AttributeValue) string {
 	case *types.AttributeValueMemberM:
 		return "M"
 	}
-	return "AV"
+	return ""
 }
 
 // Write spools one item.
