@@ -305,7 +305,13 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		err = nil
 	}
 	idleStop()
-	<-idleDone
+	select {
+	case <-idleDone:
+	case <-time.After(shutdownGrace):
+		// A memtable flush stuck on a failing disk must not hold the
+		// shutdown: closeStorage fences and abandons a broken store.
+		logger.Warn("shutdown: the idle memory release is still flushing; closing the store anyway")
+	}
 	if cerr := closeStorage(eng, store, logger); err == nil {
 		err = cerr
 	}
