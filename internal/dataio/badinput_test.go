@@ -322,17 +322,7 @@ func TestLongLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := writeFile(t, tc.file, tc.content)
-			var r Reader
-			var err error
-			if tc.file == "a.ion" {
-				r, err = openIonFile(p)
-			} else {
-				r, err = Open(p, tc.opts)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := openTestFile(t, writeFile(t, tc.file, tc.content), tc.file == "a.ion", tc.opts)
 			defer r.Close()
 			first, err := r.Next()
 			if err != nil {

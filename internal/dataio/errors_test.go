@@ -47,17 +47,7 @@ $ion_1_0 {Item:{a:2.}}`, ReadOptions{}, 2, []int{2, 3, 4, 5, 6, 7}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := writeFile(t, tc.file, tc.content)
-			var r Reader
-			var err error
-			if tc.name == "ion" {
-				r, err = openIonFile(p)
-			} else {
-				r, err = Open(p, tc.opts)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := openTestFile(t, writeFile(t, tc.file, tc.content), tc.name == "ion", tc.opts)
 			defer r.Close()
 			items, bad := 0, []int{}
 			for {

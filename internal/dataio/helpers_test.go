@@ -32,6 +32,24 @@ func readAll(t testing.TB, r Reader) []Item {
 	}
 }
 
+// openTestFile opens path as an Ion data file (an export's, which Open
+// reads only inside an export folder) or with Open, failing the test on
+// an error.
+func openTestFile(t testing.TB, path string, ion bool, opts ReadOptions) Reader {
+	t.Helper()
+	var r Reader
+	var err error
+	if ion {
+		r, err = openIonFile(path)
+	} else {
+		r, err = Open(path, opts)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // openAll opens path and reads all of it.
 func openAll(t testing.TB, path string, opts ReadOptions) []Item {
 	t.Helper()
