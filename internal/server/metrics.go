@@ -34,6 +34,11 @@ type Metrics struct {
 	consumed  *prometheus.CounterVec
 	throttled *prometheus.CounterVec
 	handler   http.Handler
+	// ok and took are requests' 200 counter and latency observer by
+	// operation, looked up once here rather than by label values on every
+	// request (read only after NewMetrics).
+	ok   map[string]prometheus.Counter
+	took map[string]prometheus.Observer
 }
 
 var _ engine.Observer = (*Metrics)(nil)
@@ -57,6 +62,13 @@ func NewMetrics() *Metrics {
 		}, []string{"table", "index", "reason"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled)
+	m.ok, m.took = map[string]prometheus.Counter{}, map[string]prometheus.Observer{}
+	for _, table := range []map[string]opFunc{ops, streamOps} {
+		for op := range table {
+			m.ok[op] = m.requests.WithLabelValues(op, "200")
+			m.took[op] = m.latency.WithLabelValues(op)
+		}
+	}
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
 }
@@ -83,6 +95,11 @@ func (m *Metrics) Throttled(table, index, reason string) {
 // dynago serves ("unknown" otherwise, so that a client cannot mint
 // label values).
 func (m *Metrics) request(op string, status int, err error, took time.Duration) {
+	if ok, known := m.ok[op]; known && status == http.StatusOK && err == nil {
+		ok.Inc()
+		m.took[op].Observe(took.Seconds())
+		return
+	}
 	if _, ok := ops[op]; !ok {
 		if _, ok := streamOps[op]; !ok {
 			op = "unknown"

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -232,13 +233,22 @@ func headerBytes(r *http.Request) int {
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := s.ids.next()
-	w.Header().Set("x-amzn-RequestId", id)
+	// The canonical form of x-amzn-RequestId, assigned directly: Set
+	// would canonicalize (and allocate) the name on every request.
+	w.Header()["X-Amzn-Requestid"] = []string{id}
 	contentType := "application/x-amz-json-1.0"
 	if strings.EqualFold(mediaType(r), "application/json") {
 		contentType = "application/json"
 	}
 
-	var out []byte
+	bp := responseBuffers.Get().(*[]byte)
+	out := (*bp)[:0]
+	defer func() {
+		if cap(out) <= maxPooledResponse {
+			*bp = out[:0]
+			responseBuffers.Put(bp)
+		}
+	}()
 
 	target := r.Header.Get("X-Amz-Target")
 	opName, status, err := s.call(w, r, target, &out)
@@ -253,6 +263,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("request", "op", opName, "status", status, "id", id, "ms", float64(time.Since(start).Microseconds())/1000)
 	}
 }
+
+// responseBuffers holds response bodies' buffers between requests (a
+// *[]byte each), so that a response is not built up by reallocating from
+// nothing; buffers over maxPooledResponse are left to the collector.
+var responseBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// maxPooledResponse is the largest buffer responseBuffers keeps.
+const maxPooledResponse = 64 << 10
 
 // call routes and runs the operation, appending its response to *out.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
@@ -384,7 +402,9 @@ func drainTooLarge(w http.ResponseWriter, body io.Reader) {
 // fills but never past MaxRequestBytes+1, so a body over the limit costs
 // no more than 16 MB whatever its size.
 func readLimited(rd io.Reader, hint int64) ([]byte, error) {
-	return appendLimited(make([]byte, 0, min(max(hint, 512), MaxRequestBytes+1)), rd)
+	// One byte past the hint, so that a body of exactly Content-Length
+	// bytes reads its EOF without growing the buffer.
+	return appendLimited(make([]byte, 0, min(max(hint+1, 512), MaxRequestBytes+1)), rd)
 }
 
 // appendLimited is readLimited appending to buf; the limit counts buf's
@@ -449,7 +469,7 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, contentType s
 			h.Set("Content-Encoding", enc)
 		}
 	}
-	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10)} // x-amz-crc32, canonical
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)
 	w.Write(out)
