@@ -60,8 +60,11 @@ output, by default) in --format:
 With more than one segment the items come in a different order on every run
 (each segment's pages interleave); --segments 1 gives the Scan's own order.
 
-Ctrl-C stops the scan and closes the output, which then holds only part of the
-table (the command exits with status 1). A summary (items, read capacity units
+Ctrl-C (or a failure) stops the scan and abandons the output, which then holds
+only part of the table: an export folder gets no manifests, so that neither
+dynago load nor ImportTable takes it for the whole table (the command exits with
+status 1; a second Ctrl-C stops it at once). Segments are scanned at most 16 at
+a time. A summary (items, read capacity units
 consumed, time) goes to stderr unless --quiet, as does the progress: a bar on a
 terminal (of DescribeTable's ItemCount, which DynamoDB updates about every six
 hours, so it may be stale), a line every 5 s otherwise.`,

@@ -79,11 +79,18 @@ come from the SDK's usual chain (environment, shared config, SSO, ...); for a
 loopback endpoint the instance metadata service is not asked and, when no
 credentials are found, dummy ones are used.
 
-Each item is checked against the table's key schema (from DescribeTable) and the
-400 KB item size limit before it is sent. A bad item is reported as
-FILE:LINE: item (its key): what is wrong, and so is unreadable input
-(FILE:LINE: what is wrong; in an export, FILE is the data file). Either stops the load with exit status 1, unless --skip-bad, which
-reports it on stderr, counts it and goes on. Items already written stay written.
+Each item is checked before it is sent: against the table's key schema and its
+indexes' keys (from DescribeTable), DynamoDB's rules for names, nesting and sets,
+and the 400 KB item size limit. A bad item is reported as
+FILE:LINE: item (its key): what is wrong, and unreadable input as FILE:LINE: what
+is wrong (in an export, FILE is the data file). Either stops the load with exit
+status 1, unless --skip-bad, which reports it on stderr, counts it and goes on.
+Items already written stay written; the batches read before a stop are written.
+A syntax error inside a JSON array or an unclosed CSV quote ends the reading
+even with --skip-bad: nothing after it can be read.
+
+Ctrl-C stops the load (a second Ctrl-C at once); the summary then names the
+items whose requests were in flight, which may or may not have been written.
 
 Items with one key in one batch are sent in separate batches, in file order;
 items with one key in different batches go through different workers, so which
