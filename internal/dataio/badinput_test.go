@@ -429,3 +429,25 @@ func TestCompressedJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestLongArrayElement: an element of one JSON array longer than maxLine
+// (with a margin for the decoder's read-ahead, under 1 MiB) is one
+// *BadInput, read no further than that (the decoder would otherwise hold
+// it whole), and then the reading stops, as after a syntax error in an
+// array (a bad-input trial of issue 26 left elements without a limit).
+func TestLongArrayElement(t *testing.T) {
+	long := `[{"a": 1}, {"a": "` + strings.Repeat("x", maxLine+1<<20) + `"}, {"a": 3}]`
+	r := openTestFile(t, writeFile(t, "a.json", long), false, ReadOptions{})
+	defer r.Close()
+	if _, err := r.Next(); err != nil {
+		t.Fatalf("first element: %v", err)
+	}
+	_, err := r.Next()
+	var bad *BadInput
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "an array element over 16 MiB") {
+		t.Fatalf("the long element: %v; want a *BadInput naming the limit", err)
+	}
+	if _, err := r.Next(); err == nil || errors.As(err, &bad) {
+		t.Fatalf("after it: %v; want the reading stopped (not a *BadInput)", err)
+	}
+}

@@ -90,7 +90,10 @@
 // its DynamoDB JSON a few MB): it is a *BadInput as soon as the limit is
 // passed, and reading goes on at the next newline, the rest of the line
 // skipped without being held; one before the line that format detection
-// decides on makes Open fail (give the format).
+// decides on makes Open fail (give the format). An element of one JSON
+// array over 16 MiB (and a margin under 1 MiB for the decoder's
+// read-ahead) is a *BadInput that ends the reading, as a syntax error
+// there does.
 package dataio
 
 import (

@@ -358,9 +358,22 @@ type lineTracker struct {
 	off      int64
 	newlines []int64 // offsets of newlines not yet passed by lineAt
 	before   int     // newlines before the last offset asked for
+	// limit, when not 0, is the offset past which Read fails with
+	// errElementTooLong (arrayReader sets it for each element).
+	limit int64
 }
 
+// errElementTooLong is a JSON array element longer than maxLine: not one
+// item (an item is at most 400 KB), and not to be held in memory whole.
+var errElementTooLong = fmt.Errorf("an array element over %d MiB: not one item", maxLine>>20)
+
 func (t *lineTracker) Read(p []byte) (int, error) {
+	if t.limit > 0 {
+		if t.off >= t.limit {
+			return 0, errElementTooLong
+		}
+		p = p[:min(int64(len(p)), t.limit-t.off)]
+	}
 	n, err := t.r.Read(p)
 	for i, c := range p[:n] {
 		if c == '\n' {
@@ -424,6 +437,11 @@ func (r *arrayReader) syntax(err error) error {
 		off = r.track.off // the end of the input: its last line
 		err = errors.New("the JSON array is truncated")
 	}
+	if errors.Is(err, errElementTooLong) {
+		b := r.bad(off, err)
+		r.broken = b
+		return b
+	}
 	b := r.bad(off, fmt.Errorf("invalid JSON: %v", err))
 	r.broken = b
 	return b
@@ -453,7 +471,12 @@ func (r *arrayReader) Next() (Item, error) {
 		return nil, io.EOF
 	}
 	var raw json.RawMessage
-	if err := r.dec.Decode(&raw); err != nil {
+	// The element starts at or after InputOffset; reading more than
+	// maxLine past it (and the decoder's read-ahead) means it is too long.
+	r.track.limit = r.dec.InputOffset() + maxLine + 64<<10
+	err := r.dec.Decode(&raw)
+	r.track.limit = 0
+	if err != nil {
 		return nil, r.syntax(err)
 	}
 	start := r.dec.InputOffset() - int64(len(raw))
