@@ -403,6 +403,8 @@ func TestCompressedJSON(t *testing.T) {
 		{"zstd array", zst("[{\"a\":\"x\"},\n{\"a\":\"y\"}]"), ReadOptions{}, `{"Item":{"a":{"S":"y"}}}`},
 		{"zstd lines", zst("{\"a\":true}\n{\"a\":false}\n"), ReadOptions{Format: FormatJSON}, `{"Item":{"a":{"BOOL":false}}}`},
 		{"gzip cut off", gz("{\"a\":1}\n")[:5], ReadOptions{}, ""},
+		{"gzip csv", gz("a:N\n1\n2\n"), ReadOptions{Format: FormatCSV}, `{"Item":{"a":{"N":"2"}}}`},
+		{"zstd csv", zst("a:S\nx\ny\n"), ReadOptions{Format: FormatCSV}, `{"Item":{"a":{"S":"y"}}}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

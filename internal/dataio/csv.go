@@ -78,13 +78,33 @@ type csvReader struct {
 	cols    []csvColumn
 	last    int   // the line of the row Next last returned
 	stopped error // the *BadInput that ended the reading
+	// closers are closed by Close before src (a decompressor).
+	closers []io.Closer
 }
 
 // newCSVReader reads the header of a CSV source. Its errors are
 // *BadInputs at line 1 but for a CSVTypes entry that is not a type or
 // names no column.
 func newCSVReader(src *source, name string, given map[string]string) (*csvReader, error) {
-	lim := &rowLimiter{r: src, max: maxLine}
+	in, closers, err := decompress(bufio.NewReaderSize(src, 64<<10), name)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := newCSVReaderOf(src, in, name, given)
+	if err != nil {
+		for _, c := range closers {
+			c.Close()
+		}
+		return nil, err
+	}
+	cr.closers = closers
+	return cr, nil
+}
+
+// newCSVReaderOf is newCSVReader reading the rows from in (src itself, or
+// src decompressed).
+func newCSVReaderOf(src *source, in io.Reader, name string, given map[string]string) (*csvReader, error) {
+	lim := &rowLimiter{r: in, max: maxLine}
 	br := bufio.NewReaderSize(lim, 64<<10)
 	r := csv.NewReader(br) // reads br itself (a bufio.Reader big enough)
 	r.FieldsPerRecord = -1
@@ -201,7 +221,12 @@ func (r *csvReader) Position() (string, int) { return r.name, r.last }
 func (r *csvReader) Progress() (done, total int64) { return r.src.done, r.src.total }
 
 // Close closes the file.
-func (r *csvReader) Close() error { return r.src.Close() }
+func (r *csvReader) Close() error {
+	for _, c := range r.closers {
+		c.Close()
+	}
+	return r.src.Close()
+}
 
 // csvCell reads a non-empty cell of type t ("" infers: a number written
 // as DynamoDB writes it back, in its canonical form, is N, so that 01234,

@@ -42,11 +42,13 @@
 // Detection (ReadOptions.Format ""): a directory is an export, a *.csv
 // name CSV, anything else JSON: plain if its first non-blank byte is "["
 // or its first line that is valid JSON (of the first 100) does not read
-// as a DynamoDB JSON item, DynamoDB JSON if it does. A plain or DynamoDB
-// JSON source whose first bytes are gzip's (1f 8b) or zstd's (28 b5 2f
-// fd) magic number is decompressed first, whatever its name (a users'
-// items.json.gz loads as it is), and detected in its decompressed text;
-// Progress counts the compressed bytes.
+// as a DynamoDB JSON item, DynamoDB JSON if it does. A plain JSON,
+// DynamoDB JSON or CSV source whose first bytes are gzip's (1f 8b) or
+// zstd's (28 b5 2f fd) magic number is decompressed first, whatever its
+// name (a users' items.json.gz loads as it is; items.csv.gz needs
+// FormatCSV, since the name does not end in .csv), and a JSON one is
+// detected in its decompressed text; Progress counts the compressed
+// bytes.
 //
 // CSV. A header cell is a column's attribute name, or name:TYPE where
 // TYPE is S N B BOOL NULL SS NS BS L M or AV, in any case (the cell is

@@ -26,7 +26,7 @@ type ReadOptions struct {
 	// or an object whose every value is an AttributeValue object such as
 	// {"S": "x"}, at least one), plain JSON if not. A plain JSON file whose
 	// first object happens to look like DynamoDB JSON needs FormatJSON. A
-	// JSON source that is gzip or zstd (by its magic number) is read
+	// JSON or CSV source that is gzip or zstd (by its magic number) is read
 	// decompressed.
 	Format Format
 	// Sets makes FormatJSON read a non-empty list of only strings, or of
