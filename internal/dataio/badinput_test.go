@@ -404,11 +404,16 @@ func TestCompressedJSON(t *testing.T) {
 		{"zstd lines", zst("{\"a\":true}\n{\"a\":false}\n"), ReadOptions{Format: FormatJSON}, `{"Item":{"a":{"BOOL":false}}}`},
 		{"gzip cut off", gz("{\"a\":1}\n")[:5], ReadOptions{}, ""},
 		{"gzip csv", gz("a:N\n1\n2\n"), ReadOptions{Format: FormatCSV}, `{"Item":{"a":{"N":"2"}}}`},
+		{"gzip csv by name", gz("a:N\n1\n2\n"), ReadOptions{}, `{"Item":{"a":{"N":"2"}}}`},
 		{"zstd csv", zst("a:S\nx\ny\n"), ReadOptions{Format: FormatCSV}, `{"Item":{"a":{"S":"y"}}}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := writeFile(t, "items.json.gz", tc.content)
+			name := "items.json.gz"
+			if strings.HasSuffix(tc.name, "by name") {
+				name = "items.csv.gz"
+			}
+			p := writeFile(t, name, tc.content)
 			r, err := Open(p, tc.opts)
 			if tc.want == "" {
 				if err == nil || !strings.Contains(err.Error(), "not a gzip file") {

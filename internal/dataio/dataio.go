@@ -45,10 +45,9 @@
 // as a DynamoDB JSON item, DynamoDB JSON if it does. A plain JSON,
 // DynamoDB JSON or CSV source whose first bytes are gzip's (1f 8b) or
 // zstd's (28 b5 2f fd) magic number is decompressed first, whatever its
-// name (a users' items.json.gz loads as it is; items.csv.gz needs
-// FormatCSV, since the name does not end in .csv), and a JSON one is
-// detected in its decompressed text; Progress counts the compressed
-// bytes.
+// name (a users' items.json.gz or items.csv.gz loads as it is; a name
+// ending .csv, .csv.gz or .csv.zst is CSV), and a JSON one is detected
+// in its decompressed text; Progress counts the compressed bytes.
 //
 // CSV. A header cell is a column's attribute name, or name:TYPE where
 // TYPE is S N B BOOL NULL SS NS BS L M or AV, in any case (the cell is

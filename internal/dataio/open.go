@@ -77,14 +77,19 @@ func Open(path string, opts ReadOptions) (Reader, error) {
 }
 
 // detectByName is the format a path names: FormatExport for a directory,
-// FormatCSV for *.csv, "" (JSON, detected from the content) otherwise.
+// FormatCSV for *.csv (also compressed: *.csv.gz, *.csv.zst), "" (JSON,
+// detected from the content) otherwise.
 func detectByName(path string) Format {
 	if path != "-" {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 			return FormatExport
 		}
 	}
-	if strings.HasSuffix(strings.ToLower(path), ".csv") {
+	lower := strings.ToLower(path)
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		lower = strings.TrimSuffix(lower, ext)
+	}
+	if strings.HasSuffix(lower, ".csv") {
 		return FormatCSV
 	}
 	return ""
