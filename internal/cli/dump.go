@@ -244,7 +244,7 @@ func (d *dumper) scan(ctx context.Context, seg int) error {
 		if err != nil {
 			return fmt.Errorf("scan of segment %d: %w", seg, err)
 		}
-		if err := d.emit(out); err != nil {
+		if err := d.emit(ctx, out); err != nil {
 			return err
 		}
 		d.stall.progressed()
@@ -256,14 +256,19 @@ func (d *dumper) scan(ctx context.Context, seg int) error {
 	}
 }
 
-// emit writes one page's items and counts its capacity.
-func (d *dumper) emit(out *dynamodb.ScanOutput) error {
+// emit writes one page's items and counts its capacity; it stops at the
+// first item after ctx is done (Ctrl-C stops the writing at once, not
+// after the pages already fetched).
+func (d *dumper) emit(ctx context.Context, out *dynamodb.ScanOutput) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if out.ConsumedCapacity != nil {
 		d.rcu += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
 	}
 	for _, item := range out.Items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := d.w.Write(item); err != nil {
 			return err
 		}

@@ -332,9 +332,39 @@ func (l *loader) run(ctx context.Context) error {
 	return g.Wait()
 }
 
-// read reads the files in order, checks each item, and sends batches of
-// at most 25 with no key twice.
+// flushAfter is how long a partly filled batch waits for more items
+// before it is sent anyway, so that items from a slow source (a pipe fed
+// a line at a time) are written as they come rather than when 25 have
+// gathered.
+const flushAfter = time.Second
+
+// keyedPut is one checked item on its way to a batch, with its key (no
+// key twice in one batch).
+type keyedPut struct {
+	key string
+	req types.WriteRequest
+}
+
+// read reads the files in order (readItems, in a goroutine of its own)
+// and sends batches of at most 25 with no key twice, a partly filled one
+// after flushAfter without a new item.
 func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) error {
+	items := make(chan keyedPut, batchSize)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(items)
+		readErr <- l.readItems(ctx, items)
+	}()
+	err := l.batch(ctx, items, batches)
+	if rerr := <-readErr; rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// batch gathers items into batches for the workers until items is closed
+// (the batch then sent) or ctx is done.
+func (l *loader) batch(ctx context.Context, items <-chan keyedPut, batches chan<- []types.WriteRequest) error {
 	var batch []types.WriteRequest
 	inBatch := map[string]bool{}
 	send := func() error {
@@ -349,6 +379,38 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 		batch, inBatch = nil, map[string]bool{}
 		return nil
 	}
+	flush := time.NewTimer(flushAfter)
+	defer flush.Stop()
+	for {
+		select {
+		case p, ok := <-items:
+			if !ok {
+				return send()
+			}
+			if inBatch[p.key] || len(batch) == batchSize {
+				if err := send(); err != nil {
+					return err
+				}
+			}
+			if len(batch) == 0 {
+				flush.Reset(flushAfter)
+			}
+			inBatch[p.key] = true
+			batch = append(batch, p.req)
+		case <-flush.C:
+			if err := send(); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// readItems reads the files in order, checks each item and hands the good
+// ones to items; bad ones end the reading or, with --skip-bad, are
+// reported and counted.
+func (l *loader) readItems(ctx context.Context, items chan<- keyedPut) error {
 	var before int64 // bytes of the files already read
 	for i, r := range l.readers {
 		for {
@@ -383,13 +445,11 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 				}
 				continue
 			}
-			if inBatch[key] || len(batch) == batchSize {
-				if err := send(); err != nil {
-					return err
-				}
+			select {
+			case items <- keyedPut{key, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}}:
+			case <-ctx.Done():
+				return ctx.Err()
 			}
-			inBatch[key] = true
-			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 			l.queued.Add(1)
 		}
 		_, t := r.Progress()
@@ -399,7 +459,7 @@ func (l *loader) read(ctx context.Context, batches chan<- []types.WriteRequest) 
 		}
 		l.readers[i] = nil
 	}
-	return send()
+	return nil
 }
 
 // bad handles a bad item or bad input: the load's error, or with

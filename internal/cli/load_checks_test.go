@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dynago/dynago/internal/dataio"
 	"github.com/dynago/dynago/internal/engine"
 )
 
@@ -125,5 +127,53 @@ func TestDumpManySegments(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n"); n != 500 {
 		t.Fatalf("dumped %d items, want 500", n)
+	}
+}
+
+// slowReader yields its items, then blocks until more is closed, as a
+// pipe fed by a slow producer does, then ends.
+type slowReader struct {
+	fakeReader
+	more chan struct{}
+}
+
+func (r *slowReader) Next() (dataio.Item, error) {
+	if r.pos == len(r.entries) {
+		<-r.more
+	}
+	return r.fakeReader.Next()
+}
+
+// TestLoadFlushesASlowSource: items from a source that stops short of a
+// full batch (a pipe a producer writes a line at a time) are written
+// after flushAfter, while the source is still open, not when 25 have
+// gathered or the source ends (a bad-input trial of issue 26 saw five
+// items wait unsent for as long as the pipe stayed open).
+func TestLoadFlushesASlowSource(t *testing.T) {
+	srv := startDynago(t, engine.Options{})
+	if code, out, errOut := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "--create", "--key", "id:S", "Slow", writeLines(t, "none.json", nil)); code != 0 {
+		t.Fatalf("create: exit %d\n%s%s", code, out, errOut)
+	}
+	more := make(chan struct{})
+	old := openSource
+	t.Cleanup(func() { openSource = old })
+	openSource = func(path string, o sourceOptions) (dataio.Reader, error) {
+		items := []fakeEntry{{item: dataio.Item{"id": str("a")}}, {item: dataio.Item{"id": str("b")}}, {item: dataio.Item{"id": str("c")}}}
+		return &slowReader{fakeReader{name: path, entries: items}, more}, nil
+	}
+	done := make(chan int)
+	go func() {
+		code, _, _ := runMain("load", "--endpoint", srv.Endpoint(), "--quiet", "Slow", "-")
+		done <- code
+	}()
+	for deadline := time.Now().Add(30 * time.Second); countItems(t, srv, "Slow") < 3; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			close(more)
+			t.Fatalf("%d of 3 items written after 30 s with the source still open", countItems(t, srv, "Slow"))
+		}
+	}
+	close(more)
+	if code := <-done; code != 0 {
+		t.Fatalf("load: exit %d", code)
 	}
 }
