@@ -298,15 +298,20 @@ func sortedNames[V any](m map[string]V) []string {
 
 // appendAVItem appends an item as a DynamoDB JSON map, names sorted.
 func appendAVItem(dst []byte, item map[string]types.AttributeValue) ([]byte, error) {
+	return appendObject(dst, item, appendAV)
+}
+
+// appendObject appends m as a JSON object, names sorted, each value
+// written by value (DynamoDB JSON's appendAV, plain JSON's appendPlain).
+func appendObject(dst []byte, m map[string]types.AttributeValue, value func([]byte, types.AttributeValue) ([]byte, error)) ([]byte, error) {
 	dst = append(dst, '{')
-	for i, name := range sortedNames(item) {
+	for i, name := range sortedNames(m) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, name)
-		dst = append(dst, ':')
+		dst = append(appendString(dst, name), ':')
 		var err error
-		if dst, err = appendAV(dst, item[name]); err != nil {
+		if dst, err = value(dst, m[name]); err != nil {
 			return nil, err
 		}
 	}

@@ -70,16 +70,12 @@ func looksLikeType(s string) bool {
 // is a *BadInput and reading goes on at the next line; a quoted field in
 // error ends the reading (see Next).
 type csvReader struct {
-	name    string
-	src     *source
+	opened
 	br      *bufio.Reader
 	lim     *rowLimiter
 	r       *csv.Reader
 	cols    []csvColumn
-	last    int   // the line of the row Next last returned
 	stopped error // the *BadInput that ended the reading
-	// closers are closed by Close before src (a decompressor).
-	closers []io.Closer
 }
 
 // newCSVReader reads the header of a CSV source. Its errors are
@@ -109,7 +105,7 @@ func newCSVReaderOf(src *source, in io.Reader, name string, given map[string]str
 	r := csv.NewReader(br) // reads br itself (a bufio.Reader big enough)
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = false
-	cr := &csvReader{name: name, src: src, br: br, lim: lim, r: r}
+	cr := &csvReader{opened: opened{name: name, src: src}, br: br, lim: lim, r: r}
 	header, err := r.Read()
 	if err == io.EOF {
 		return cr, nil // an empty file: no columns, no items
@@ -212,20 +208,6 @@ func (r *csvReader) Next() (Item, error) {
 	}
 	r.last = line
 	return item, nil
-}
-
-// Position is the file and the line of the row Next last returned.
-func (r *csvReader) Position() (string, int) { return r.name, r.last }
-
-// Progress is the bytes read from the file and its size.
-func (r *csvReader) Progress() (done, total int64) { return r.src.done, r.src.total }
-
-// Close closes the file.
-func (r *csvReader) Close() error {
-	for _, c := range r.closers {
-		c.Close()
-	}
-	return r.src.Close()
 }
 
 // csvCell reads a non-empty cell of type t ("" infers: a number written
@@ -431,7 +413,7 @@ func (cw *csvWriter) writeCSV() error {
 	if err := w.Write(header); err != nil {
 		return err
 	}
-	lr := &lineReader{name: cw.spool.Name(), src: &source{f: cw.spool}, br: bufio.NewReaderSize(cw.spool, 64<<10), decode: decodeDynamoDBJSONLine}
+	lr := &lineReader{opened: opened{name: cw.spool.Name(), src: &source{f: cw.spool}}, br: bufio.NewReaderSize(cw.spool, 64<<10), decode: decodeDynamoDBJSONLine}
 	row := make([]string, len(cols))
 	for {
 		item, err := lr.Next()

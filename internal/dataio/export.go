@@ -340,7 +340,7 @@ func openDataFile(p string, decode func([]byte) (Item, error), sum bool) (*lineR
 	if sum {
 		src.hash = md5.New()
 	}
-	lr := &lineReader{name: name, src: src, decode: decode}
+	lr := &lineReader{opened: opened{name: name, src: src}, decode: decode}
 	var in io.Reader = bufio.NewReaderSize(src, 64<<10)
 	switch {
 	case strings.HasSuffix(p, ".gz"):

@@ -167,7 +167,7 @@ func openJSON(src *source, name string, format Format, sets bool) (Reader, error
 		ar.closers = closers
 		return ar, nil
 	}
-	lr := &lineReader{name: name, src: src, br: br, line: lines, closers: closers}
+	lr := &lineReader{opened: opened{name: name, src: src, closers: closers}, br: br, line: lines}
 	if format == "" {
 		var err error
 		if format, err = detectLines(lr); err != nil {
@@ -275,17 +275,13 @@ func skipBlank(br *bufio.Reader) (int, error) {
 // the next Next reads the next line. A line over maxLine is a *BadInput
 // as soon as the limit is passed; the next Next skips its rest.
 type lineReader struct {
-	name    string
-	src     *source
+	opened
 	br      *bufio.Reader
 	line    int // lines consumed
-	last    int // the line of the item Next last returned
 	items   int // non-blank lines that were items, good or bad
 	decode  func([]byte) (Item, error)
 	pending [][]byte // lines read ahead (detection), handed out first
 	skip    bool     // the rest of an over-long line is to be skipped
-	// closers are closed by Close after src (a decompressor).
-	closers []io.Closer
 }
 
 // Next reads the next non-blank line's item.
@@ -339,19 +335,30 @@ func (r *lineReader) Next() (Item, error) {
 	}
 }
 
+// opened is what the Readers of one file share: the file, the
+// decompressors over it, and the line of the item Next last returned;
+// it gives them Progress, Position and Close.
+type opened struct {
+	name    string
+	src     *source
+	closers []io.Closer // closed by Close before src (a decompressor)
+	last    int         // the line of the item Next last returned
+}
+
 // Progress is the bytes read from the file and its size.
-func (r *lineReader) Progress() (done, total int64) { return r.src.done, r.src.total }
+func (o *opened) Progress() (done, total int64) { return o.src.done, o.src.total }
 
-// Position is the file and the line of the item Next last returned.
-func (r *lineReader) Position() (string, int) { return r.name, r.last }
+// Position is the file and the line of the item Next last returned (for
+// an array, the line where the element starts).
+func (o *opened) Position() (string, int) { return o.name, o.last }
 
-// Close closes the decompressor, if any, and the file.
-func (r *lineReader) Close() error {
+// Close closes the decompressors, if any, and the file.
+func (o *opened) Close() error {
 	var errs []error
-	for _, c := range r.closers {
+	for _, c := range o.closers {
 		errs = append(errs, c.Close())
 	}
-	errs = append(errs, r.src.Close())
+	errs = append(errs, o.src.Close())
 	return errors.Join(errs...)
 }
 
@@ -405,17 +412,13 @@ func (t *lineTracker) lineAt(off int64) int {
 // error is a *BadInput that ends the reading: the Next after it returns
 // a plain error (an array cannot be resynchronised).
 type arrayReader struct {
-	name    string
-	src     *source
+	opened
 	track   *lineTracker
 	dec     *json.Decoder
 	conv    func(any) (Item, error)
 	started bool
 	broken  error
 	base    int // lines skipped before the decoder's first byte
-	last    int // the line where the element Next last returned starts
-	// closers are closed by Close before src (a decompressor).
-	closers []io.Closer
 }
 
 // newArrayReader reads the array that br (positioned at its "[", after
@@ -423,7 +426,7 @@ type arrayReader struct {
 func newArrayReader(src *source, br *bufio.Reader, name string, skipped int, conv func(any) (Item, error)) *arrayReader {
 	t := &lineTracker{r: br}
 	dec := json.NewDecoder(t)
-	return &arrayReader{name: name, src: src, track: t, dec: dec, conv: conv, base: skipped}
+	return &arrayReader{opened: opened{name: name, src: src}, track: t, dec: dec, conv: conv, base: skipped}
 }
 
 // bad records and returns a *BadInput at byte offset off.
@@ -494,21 +497,4 @@ func (r *arrayReader) Next() (Item, error) {
 		}
 	}
 	return nil, r.bad(start, err)
-}
-
-// Progress is the bytes read from the file and its size.
-func (r *arrayReader) Progress() (done, total int64) { return r.src.done, r.src.total }
-
-// Position is the file and the line where the element Next last returned
-// starts.
-func (r *arrayReader) Position() (string, int) { return r.name, r.last }
-
-// Close closes the decompressor, if any, and the file.
-func (r *arrayReader) Close() error {
-	var errs []error
-	for _, c := range r.closers {
-		errs = append(errs, c.Close())
-	}
-	errs = append(errs, r.src.Close())
-	return errors.Join(errs...)
 }

@@ -153,18 +153,7 @@ func plainNumber(s string) string {
 // appendPlainMap appends a map of AttributeValues as a plain JSON object,
 // names sorted.
 func appendPlainMap(dst []byte, m map[string]types.AttributeValue) ([]byte, error) {
-	dst = append(dst, '{')
-	for i, name := range sortedNames(m) {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(appendString(dst, name), ':')
-		var err error
-		if dst, err = appendPlain(dst, m[name]); err != nil {
-			return nil, err
-		}
-	}
-	return append(dst, '}'), nil
+	return appendObject(dst, m, appendPlain)
 }
 
 // appendPlain appends one AttributeValue as plain JSON: B as a base64
