@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dynago/dynago/bench/internal/loopback"
 )
 
 // server runs dynago serve on disk and kills and restarts it. Its
@@ -38,7 +39,7 @@ type server struct {
 }
 
 func newServer(bin, dataDir, logDir string, extra []string) (*server, error) {
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -48,17 +49,6 @@ func newServer(bin, dataDir, logDir string, extra []string) (*server, error) {
 		changed: make(chan struct{}),
 		died:    make(chan string, 1),
 	}, nil
-}
-
-// freePort asks the kernel for a free loopback port. The same port serves
-// every restart (Go listeners set SO_REUSEADDR).
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func (s *server) endpoint() string { return "http://" + s.addr }

@@ -33,7 +33,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -44,6 +43,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dynago/dynago/bench/internal/loopback"
 )
 
 // sample is one start's figures: milliseconds to the first GET / and
@@ -135,7 +136,7 @@ func start(bin, dataDir string, idle time.Duration, trace bool) (sample, initTra
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return sample{}, initTrace{}, err
 	}
@@ -233,16 +234,6 @@ func readMemory(pid int, bin string, s *sample) error {
 
 // mapping matches the first field of a mapping's header line in smaps.
 var mapping = regexp.MustCompile(`^[0-9a-f]+-[0-9a-f]+$`)
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
 
 // initTrace sums GODEBUG=inittrace=1's lines: total milliseconds, the
 // number of packages, and the slowest ones.

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strconv"
 	"time"
+
+	"github.com/dynago/dynago/bench/internal/loopback"
 )
 
 // moviesTable is the table -movies creates: the movies keyed by year and
@@ -48,7 +50,7 @@ func prepareMovies(bin, dir, file string, idle time.Duration, after *sample) (in
 	if err := dec.Decode(&movies); err != nil {
 		return 0, fmt.Errorf("%s: %w", file, err)
 	}
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return 0, err
 	}
