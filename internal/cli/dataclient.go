@@ -154,10 +154,7 @@ func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, *typ
 	if err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", table, err)
 	}
-	types := map[string]string{}
-	for _, d := range out.Table.AttributeDefinitions {
-		types[aws.ToString(d.AttributeName)] = string(d.AttributeType)
-	}
+	types := attributeTypes(out.Table)
 	var keys []keyAttr
 	for _, k := range out.Table.KeySchema {
 		ka := keyAttr{aws.ToString(k.AttributeName), types[aws.ToString(k.AttributeName)]}
@@ -170,6 +167,16 @@ func tableKeys(ctx context.Context, c dataClient, table string) ([]keyAttr, *typ
 	return keys, out.Table, nil
 }
 
+// attributeTypes maps each of a table's attribute definitions (its key
+// attributes and its indexes') to its type, S, N or B.
+func attributeTypes(t *types.TableDescription) map[string]string {
+	typ := map[string]string{}
+	for _, d := range t.AttributeDefinitions {
+		typ[aws.ToString(d.AttributeName)] = string(d.AttributeType)
+	}
+	return typ
+}
+
 // indexKeyAttr is a key attribute of a secondary index: its name, type
 // and index.
 type indexKeyAttr struct {
@@ -180,10 +187,7 @@ type indexKeyAttr struct {
 // indexKeys returns the key attributes of the table's global and local
 // secondary indexes that are not the table's own key attributes.
 func indexKeys(t *types.TableDescription, table []keyAttr) []indexKeyAttr {
-	typ := map[string]string{}
-	for _, d := range t.AttributeDefinitions {
-		typ[aws.ToString(d.AttributeName)] = string(d.AttributeType)
-	}
+	typ := attributeTypes(t)
 	own := map[string]bool{}
 	for _, k := range table {
 		own[k.name] = true
