@@ -110,7 +110,9 @@ func (in *instance) apply(t *rwTxn) (err error) {
 	if err := in.db.ApplyNoSyncWait(t.batch, pebble.Sync); err != nil {
 		return in.fail(fmt.Errorf("apply: %w", err))
 	}
-	s.written.Store(true)
+	if !s.written.Load() { // a load, not a store, on every commit after the first
+		s.written.Store(true)
+	}
 	return in.publish(t, stamp)
 }
 
