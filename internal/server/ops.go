@@ -56,6 +56,7 @@ var ops = map[string]opFunc{
 	"Scan":                                handle((*engine.Engine).Scan),
 	"TransactWriteItems":                  handle((*engine.Engine).TransactWriteItems),
 	"TransactGetItems":                    handle((*engine.Engine).TransactGetItems),
+	"ExecuteStatement":                    handle((*engine.Engine).ExecuteStatement),
 }
 
 // unsupported lists the DynamoDB operations dynago does not have yet, with
@@ -68,7 +69,6 @@ var ops = map[string]opFunc{
 // @aws-sdk/client-dynamodb 3.1169.0 (late 2026: 62 operations).
 var unsupported = map[string]string{
 	"BatchExecuteStatement": "PartiQL",
-	"ExecuteStatement":      "PartiQL",
 	"ExecuteTransaction":    "PartiQL",
 
 	"CreateBackup":           "on-demand backups",
