@@ -301,6 +301,11 @@ func (b *Builder) call(c *Call) (string, error) {
 	if !conditionFunctions[name] {
 		return "", ddberr.Validation("Unrecognized function: " + name + " at " + c.At.String())
 	}
+	if len(c.Args) == 0 {
+		// The expression language cannot write an empty call; DynamoDB
+		// counts its operands (partiqlFunctions.test.ts).
+		return "", ddberr.Validation("Incorrect number of operands for operator or function; operator or function: " + name + ", number of operands: 0")
+	}
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
 		s, err := b.Operand(a)

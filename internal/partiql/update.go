@@ -124,8 +124,26 @@ func (b *Builder) updateValue(e Expr) (string, error) {
 }
 
 // Item converts an INSERT's VALUE, which must be a map literal (or a map
-// parameter), into the item to put.
+// parameter), into the item to put. Each attribute's value is the root
+// of the paths number errors name: {'m': {'x': 1e126}} is "under
+// root.x" (partiqlGrammar.test.ts).
 func Item(e Expr, params []attr.Value) (attr.Item, error) {
+	if c, ok := Unparen(e).(*Collection); ok && c.Kind == CollMap {
+		item := attr.Item{}
+		for i, el := range c.Elems {
+			k, err := Value(c.Keys[i], params)
+			if err != nil {
+				return nil, err
+			}
+			if k.Kind() != attr.S {
+				return nil, ddberr.Validation("Unsupported data type: map key under key root at " + c.Keys[i].Pos().String())
+			}
+			if item[k.Text()], err = Value(el, params); err != nil {
+				return nil, err
+			}
+		}
+		return item, nil
+	}
 	v, err := Value(e, params)
 	if err != nil {
 		return nil, err

@@ -57,6 +57,8 @@ var ops = map[string]opFunc{
 	"TransactWriteItems":                  handle((*engine.Engine).TransactWriteItems),
 	"TransactGetItems":                    handle((*engine.Engine).TransactGetItems),
 	"ExecuteStatement":                    handle((*engine.Engine).ExecuteStatement),
+	"BatchExecuteStatement":               handle((*engine.Engine).BatchExecuteStatement),
+	"ExecuteTransaction":                  handle((*engine.Engine).ExecuteTransaction),
 }
 
 // unsupported lists the DynamoDB operations dynago does not have yet, with
@@ -68,9 +70,6 @@ var ops = map[string]opFunc{
 // Source of the names: the DynamoDB service model of
 // @aws-sdk/client-dynamodb 3.1169.0 (late 2026: 62 operations).
 var unsupported = map[string]string{
-	"BatchExecuteStatement": "PartiQL",
-	"ExecuteTransaction":    "PartiQL",
-
 	"CreateBackup":           "on-demand backups",
 	"DeleteBackup":           "on-demand backups",
 	"DescribeBackup":         "on-demand backups",
