@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/dynago/dynago/internal/attr"
@@ -30,6 +31,7 @@ type BatchStatementRequest struct {
 	Parsed partiql.Statement
 	Params []attr.Value
 	Err    error
+	raw    []json.RawMessage
 }
 
 // BatchExecuteStatementInput is the BatchExecuteStatement request.
@@ -37,6 +39,20 @@ type BatchExecuteStatementInput struct {
 	Statements             []BatchStatementRequest
 	ReturnConsumedCapacity *string
 	hasStatements          bool
+}
+
+// KeepBody implements BodyKeeper: it keeps each statement's parameters
+// as sent, for partiql.CheckParamsJSON.
+func (in *BatchExecuteStatementInput) KeepBody(body []byte) {
+	var raw struct {
+		Statements []struct{ Parameters []json.RawMessage }
+	}
+	if json.Unmarshal(body, &raw) != nil || len(raw.Statements) != len(in.Statements) {
+		return
+	}
+	for i := range in.Statements {
+		in.Statements[i].raw = raw.Statements[i].Parameters
+	}
 }
 
 // Decode implements Input.
@@ -102,7 +118,7 @@ func (in *BatchExecuteStatementInput) Prepare() error {
 	}
 	for i := range in.Statements {
 		s := &in.Statements[i]
-		s.Parsed, s.Params, s.Err = prepareStatement(*s.Statement, s.Parameters)
+		s.Parsed, s.Params, s.Err = prepareStatement(*s.Statement, s.Parameters, s.raw)
 	}
 	return nil
 }

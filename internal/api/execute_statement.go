@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/json"
+
 	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/partiql"
 	"github.com/dynago/dynago/internal/wire"
@@ -29,6 +31,18 @@ type ExecuteStatementInput struct {
 	// (numbers canonical). Set by Prepare.
 	Parsed partiql.Statement
 	Params []attr.Value
+
+	// rawParams is each parameter's JSON as sent (KeepBody), for the
+	// document-order checks of partiql.CheckParamsJSON.
+	rawParams []json.RawMessage
+}
+
+// KeepBody implements BodyKeeper.
+func (in *ExecuteStatementInput) KeepBody(body []byte) {
+	var raw struct{ Parameters []json.RawMessage }
+	if json.Unmarshal(body, &raw) == nil {
+		in.rawParams = raw.Parameters
+	}
 }
 
 // Decode implements Input.
@@ -86,14 +100,18 @@ func (in *ExecuteStatementInput) Prepare() error {
 		return err
 	}
 	var err error
-	in.Parsed, in.Params, err = prepareStatement(*in.Statement, in.Parameters)
+	in.Parsed, in.Params, err = prepareStatement(*in.Statement, in.Parameters, in.rawParams)
 	return err
 }
 
-// prepareStatement parses one statement and checks its parameters.
-func prepareStatement(src string, params []attr.Value) (partiql.Statement, []attr.Value, error) {
+// prepareStatement parses one statement and checks its parameters (raw:
+// their JSON as sent, when known).
+func prepareStatement(src string, params []attr.Value, raw []json.RawMessage) (partiql.Statement, []attr.Value, error) {
 	st, err := partiql.Parse(src)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := partiql.CheckParamsJSON(raw); err != nil {
 		return nil, nil, err
 	}
 	checked, err := partiql.CheckParams(params)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"strconv"
 
 	"github.com/dynago/dynago/internal/attr"
@@ -27,6 +28,7 @@ type ParameterizedStatement struct {
 
 	Parsed partiql.Statement
 	Params []attr.Value
+	raw    []json.RawMessage
 }
 
 // ExecuteTransactionInput is the ExecuteTransaction request.
@@ -44,6 +46,15 @@ type ExecuteTransactionInput struct {
 // KeepBody implements BodyKeeper.
 func (in *ExecuteTransactionInput) KeepBody(body []byte) {
 	in.Fingerprint, in.PayloadSize = sha256.Sum256(canonicalJSON(body)), len(body)
+	var raw struct {
+		TransactStatements []struct{ Parameters []json.RawMessage }
+	}
+	if json.Unmarshal(body, &raw) != nil || len(raw.TransactStatements) != len(in.TransactStatements) {
+		return
+	}
+	for i := range in.TransactStatements {
+		in.TransactStatements[i].raw = raw.TransactStatements[i].Parameters
+	}
 }
 
 // Decode implements Input.
@@ -129,6 +140,9 @@ func (in *ExecuteTransactionInput) Prepare() error {
 		st, err := partiql.Parse(*s.Statement)
 		if err != nil {
 			return Prefixed(TransactPrefix(i), err)
+		}
+		if err := partiql.CheckParamsJSON(s.raw); err != nil {
+			return err
 		}
 		params, err := partiql.CheckParams(s.Parameters)
 		if err != nil {
