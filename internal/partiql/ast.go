@@ -162,7 +162,10 @@ func (s *Insert) String() string {
 func (s *Update) String() string {
 	var b strings.Builder
 	if s.FromFirst {
-		b.WriteString("FROM " + s.Table.String() + " WHERE " + s.Where.String())
+		b.WriteString("FROM " + s.Table.String())
+		if s.Where != nil {
+			b.WriteString(" WHERE " + s.Where.String())
+		}
 	} else {
 		b.WriteString("UPDATE " + s.Table.String())
 	}
