@@ -16,6 +16,9 @@ import (
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
 func (e *Engine) BatchExecuteStatement(ctx context.Context, in *api.BatchExecuteStatementInput) (*api.BatchExecuteStatementOutput, error) {
+	if err := checkBatchKinds(in.Statements); err != nil {
+		return nil, err
+	}
 	out := &api.BatchExecuteStatementOutput{Responses: make([]api.BatchStatementResponse, len(in.Statements))}
 	capacity := map[string]*api.ConsumedCapacity{}
 	var order []string
@@ -66,6 +69,27 @@ func (e *Engine) BatchExecuteStatement(ctx context.Context, in *api.BatchExecute
 		out.ConsumedCapacity = []*api.ConsumedCapacity{}
 	}
 	return out, nil
+}
+
+// checkBatchKinds refuses a batch of both reads and writes. The API
+// reference says "The entire batch must consist of either read statements
+// or write statements, you cannot mix both in one batch"
+// (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html);
+// no capture pins DynamoDB's message, so the refusal quotes that sentence.
+func checkBatchKinds(statements []api.BatchStatementRequest) error {
+	reads, writes := false, false
+	for _, s := range statements {
+		switch s.Parsed.(type) {
+		case *partiql.Select:
+			reads = true
+		case *partiql.Insert, *partiql.Update, *partiql.Delete:
+			writes = true
+		}
+	}
+	if reads && writes {
+		return ddberr.Validation("The entire batch must consist of either read statements or write statements, you cannot mix both in one batch")
+	}
+	return nil
 }
 
 // planKeyRead makes a SELECT of BatchExecuteStatement or ExecuteTransaction
