@@ -387,7 +387,7 @@ class FidelityTest(DynamoTestCase):
         # Source: docs/operations.md (an unsupported DynamoDB operation answers
         # UnknownOperationException naming it); issue 19.
         err = self.expectError("UnknownOperationException", "CreateBackup",
-                               self.client.create_backup, TableName="x", BackupName="b")
+                               self.client.create_backup, TableName="xyz", BackupName="bkp")
         self.assertIn("dynago does not support", err.response["Error"]["Message"])
 
     # A.18

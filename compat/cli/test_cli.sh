@@ -989,7 +989,7 @@ expect_error "list-tags-of-resource of another account's ARN (docs/research-tags
   list-tags-of-resource --resource-arn arn:aws:dynamodb:us-east-1:111111111111:table/x
 expect_error "create-backup names the operation dynago lacks (docs/operations.md)" UnknownOperationException \
   "CreateBackup is a DynamoDB operation (on-demand backups) that dynago does not support yet" \
-  create-backup --table-name "$F" --backup-name b
+  create-backup --table-name "$F" --backup-name bkp
 call_check "execute-statement reads an item by its key (developer guide ql-reference.select.html)" '
 assert r["Items"] == [{"pk": {"S": "set"}, "ss": {"SS": ["", "a", "b"]}, "ns": {"NS": ["-1", "9", "10"]}}], r
 ' execute-statement --statement "SELECT * FROM \"$F\" WHERE pk = 'set'"
