@@ -188,11 +188,14 @@ func (e *Engine) planSelect(ctx context.Context, st *partiql.Select, params []at
 	if p.partitions, p.query, err = partiql.PartitionValues(st.Where, rt.hash, params); err != nil {
 		return nil, err
 	}
-	if st.HasOrder {
+	if len(st.OrderBy) > 0 {
 		if !p.query {
 			return nil, ddberr.Validation(msgOrderByScan)
 		}
-		p.forward = !st.Desc
+		// A Query returns one partition in sort key order: the first key
+		// orders it (developer guide, "PartiQL select statements":
+		// ORDER BY key [DESC|ASC]).
+		p.forward = !st.OrderBy[0].Desc
 	}
 	if p.query && len(p.partitions) == 1 {
 		if kc, ok := partiql.SortCondition(st.Where, rt.rng); ok {

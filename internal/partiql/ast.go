@@ -10,7 +10,8 @@
 // statements for DynamoDB"; keywords in any case):
 //
 //	statement = ( select | insert | update | delete | fromUpdate | exists | expr ) [ ";" ]
-//	select    = SELECT projection FROM target [ WHERE expr ] [ ORDER BY path [ ASC | DESC ] ]
+//	select    = SELECT projection FROM target [ WHERE expr ] [ ORDER BY orderKey { "," orderKey } ]
+//	orderKey  = path [ ASC | DESC ]
 //	insert    = INSERT INTO target VALUE expr
 //	update    = UPDATE target action { action } WHERE expr [ returning ]
 //	fromUpdate = FROM target WHERE expr action { action } [ returning ]
@@ -61,10 +62,15 @@ type Select struct {
 	Projection []Expr
 	From       Target
 	Where      Expr // nil without WHERE
-	OrderBy    *Path
-	Desc       bool
-	// HasOrder is set when ORDER BY was written.
-	HasOrder bool
+	// OrderBy are the ORDER BY keys in the order written (nil without
+	// ORDER BY).
+	OrderBy []OrderKey
+}
+
+// OrderKey is one key of ORDER BY: a path, descending or not.
+type OrderKey struct {
+	Path *Path
+	Desc bool
 }
 
 // Insert is INSERT INTO ... VALUE ....
@@ -143,10 +149,14 @@ func (s *Select) String() string {
 		b.WriteString(" WHERE ")
 		b.WriteString(s.Where.String())
 	}
-	if s.HasOrder {
-		b.WriteString(" ORDER BY ")
-		b.WriteString(s.OrderBy.String())
-		if s.Desc {
+	for i, k := range s.OrderBy {
+		if i == 0 {
+			b.WriteString(" ORDER BY ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.Path.String())
+		if k.Desc {
 			b.WriteString(" DESC")
 		}
 	}

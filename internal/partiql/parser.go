@@ -158,7 +158,7 @@ func (p *parser) parseStatement() (Statement, error) {
 	return &ExprStatement{X: x}, nil
 }
 
-// select = SELECT projection FROM target [ WHERE expr ] [ ORDER BY path [ ASC | DESC ] ]
+// select = SELECT projection FROM target [ WHERE expr ] [ ORDER BY orderKey { "," orderKey } ]
 // projection = "*" | expr { "," expr }
 func (p *parser) parseSelect() (*Select, error) {
 	p.next() // SELECT
@@ -196,14 +196,22 @@ func (p *parser) parseSelect() (*Select, error) {
 	if p.peek().is("ORDER") && p.peekAt(1).is("BY") {
 		p.next()
 		p.next()
-		s.HasOrder = true
-		if s.OrderBy, err = p.parsePath(); err != nil {
-			return nil, err
-		}
-		if p.accept("DESC") {
-			s.Desc = true
-		} else {
-			p.accept("ASC")
+		for {
+			path, err := p.parsePath()
+			if err != nil {
+				return nil, err
+			}
+			k := OrderKey{Path: path}
+			if p.accept("DESC") {
+				k.Desc = true
+			} else {
+				p.accept("ASC")
+			}
+			s.OrderBy = append(s.OrderBy, k)
+			if !p.peek().isPunct(",") {
+				break
+			}
+			p.next()
 		}
 	}
 	return s, nil

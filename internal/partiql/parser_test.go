@@ -17,6 +17,7 @@ func TestParse_Valid(t *testing.T) {
 		{`SELECT * FROM t WHERE pk IN ['a', 'b'] AND sk BETWEEN 1 AND 2`, `SELECT * FROM "t" WHERE pk IN ['a', 'b'] AND sk BETWEEN 1 AND 2`},
 		{`SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk DESC`, `SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk DESC`},
 		{`SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk ASC;`, `SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk`},
+		{`SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk DESC, b ASC`, `SELECT * FROM "t" WHERE pk = 'x' ORDER BY sk DESC, b`},
 		// grammar.test.ts: exponents, no leading digit, comments.
 		{`SELECT * FROM "t" WHERE pk = 7.31E+6`, `SELECT * FROM "t" WHERE pk = 7.31E+6`},
 		{`SELECT * FROM "t" WHERE pk = -.73e1`, `SELECT * FROM "t" WHERE pk = -.73e1`},
