@@ -324,11 +324,22 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 			return out, nil
 		}
 		part, start = part+1, nil
-		if limit == 0 && part < len(p.partitions) {
+		// A page ends at Limit, or once it holds a Query's 1 MB, with the
+		// next partition to read in its NextToken.
+		if part < len(p.partitions) && (limit == 0 || res.ScannedCount > 0 && itemsSize(out.Items) >= maxPageBytes) {
 			out.NextToken = encodeToken(part, nil)
 			return out, nil
 		}
 	}
+}
+
+// itemsSize is the encoded size of a page's items.
+func itemsSize(items [][]byte) int {
+	n := 0
+	for _, it := range items {
+		n += len(it)
+	}
+	return n
 }
 
 // readRequest is the ReadRequest shared by the plan's Queries and Scan.
