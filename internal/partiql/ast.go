@@ -485,7 +485,13 @@ func (b *Binary) String() string { return b.L.String() + " " + b.Op + " " + b.R.
 func (n *Not) String() string { return "NOT " + n.X.String() }
 
 // String implements Expr.
-func (n *Neg) String() string { return "-" + n.X.String() }
+func (n *Neg) String() string {
+	x := n.X.String()
+	if strings.HasPrefix(x, "-") {
+		return "- " + x // "--" would begin a comment
+	}
+	return "-" + x
+}
 
 // String implements Expr.
 func (p *Paren) String() string { return "(" + p.X.String() + ")" }

@@ -298,7 +298,7 @@ func (p *parser) parsePrimary() (Expr, error) {
 		p.next()
 		return &Literal{Kind: LitMissing, At: posOf(t)}, nil
 	}
-	if p.peekAt(1).isPunct("(") && (!keywords[up] || up == "EXISTS") {
+	if p.peekAt(1).isPunct("(") && !structural[up] {
 		return p.parseCall()
 	}
 	if operatorWords[up] {

@@ -31,20 +31,66 @@ const (
 // formed, with detail after the colon.
 func malformed(detail string) error { return ddberr.Validation(NotWellFormed + detail) }
 
-// keywords are the words the grammar reserves: one cannot stand where a
-// term or a path's dot component should (PartiQL's reserved words that
-// DynamoDB's statements use, and the join words a path may not name:
-// "m.inner" is refused in partiqlFunctions.test.ts).
+// keywords are PartiQL's reserved words: one written bare cannot name a
+// table, an attribute or a path's dot component ("m.inner" is refused in
+// partiqlFunctions.test.ts; DynamoDB Local, which shares DynamoDB's
+// PartiQL front end, refuses "WHERE pad = 'none'" and runs
+// "WHERE \"pad\" = 'none'"), only a quoted one can. The list is PartiQL's
+// (SQL-92's reserved words and PartiQL's own), as AWS documents it for the
+// same PartiQL parser:
+// https://docs.aws.amazon.com/qldb/latest/developerguide/ql-reference.reserved.html,
+// with RETURNING, which DynamoDB's UPDATE and DELETE add.
 var keywords = map[string]bool{
-	"SELECT": true, "FROM": true, "WHERE": true, "ORDER": true, "BY": true, "ASC": true, "DESC": true,
-	"INSERT": true, "INTO": true, "VALUE": true, "VALUES": true, "UPDATE": true, "DELETE": true,
-	"SET": true, "REMOVE": true, "RETURNING": true, "AND": true, "OR": true, "NOT": true, "IS": true,
-	"IN": true, "BETWEEN": true, "LIKE": true, "AS": true, "AT": true, "EXISTS": true,
-	"INNER": true, "OUTER": true, "JOIN": true, "LEFT": true, "RIGHT": true, "FULL": true, "CROSS": true,
-	"ON": true, "GROUP": true, "HAVING": true, "LIMIT": true, "OFFSET": true, "UNION": true,
-	"INTERSECT": true, "EXCEPT": true, "DISTINCT": true, "CASE": true, "WHEN": true, "THEN": true,
-	"ELSE": true, "END": true, "ALL": true, "ESCAPE": true, "PIVOT": true, "UNPIVOT": true,
-	"LET": true, "ANY": true, "SOME": true,
+	"ABSOLUTE": true, "ACTION": true, "ADD": true, "ALL": true, "ALLOCATE": true, "ALTER": true, "AND": true,
+	"ANY": true, "ARE": true, "AS": true, "ASC": true, "ASSERTION": true, "AT": true, "AUTHORIZATION": true,
+	"AVG": true, "BAG": true, "BEGIN": true, "BETWEEN": true, "BIT": true, "BIT_LENGTH": true, "BLOB": true,
+	"BOOL": true, "BOOLEAN": true, "BOTH": true, "BY": true, "CASCADE": true, "CASCADED": true, "CASE": true,
+	"CAST": true, "CATALOG": true, "CHAR": true, "CHARACTER": true, "CHARACTER_LENGTH": true,
+	"CHAR_LENGTH": true, "CHECK": true, "CLOB": true, "CLOSE": true, "COALESCE": true, "COLLATE": true,
+	"COLLATION": true, "COLUMN": true, "COMMIT": true, "CONNECT": true, "CONNECTION": true, "CONSTRAINT": true,
+	"CONSTRAINTS": true, "CONTINUE": true, "CONVERT": true, "CORRESPONDING": true, "COUNT": true,
+	"CREATE": true, "CROSS": true, "CURRENT": true, "CURRENT_DATE": true, "CURRENT_TIME": true,
+	"CURRENT_TIMESTAMP": true, "CURRENT_USER": true, "CURSOR": true, "DATE": true, "DATE_ADD": true,
+	"DATE_DIFF": true, "DAY": true, "DEALLOCATE": true, "DEC": true, "DECIMAL": true, "DECLARE": true,
+	"DEFAULT": true, "DEFERRABLE": true, "DEFERRED": true, "DELETE": true, "DESC": true, "DESCRIBE": true,
+	"DESCRIPTOR": true, "DIAGNOSTICS": true, "DISCONNECT": true, "DISTINCT": true, "DOMAIN": true,
+	"DOUBLE": true, "DROP": true, "ELSE": true, "END": true, "ESCAPE": true, "EXCEPT": true, "EXCEPTION": true,
+	"EXEC": true, "EXECUTE": true, "EXISTS": true, "EXTERNAL": true, "EXTRACT": true, "FALSE": true,
+	"FETCH": true, "FIRST": true, "FLOAT": true, "FOR": true, "FOREIGN": true, "FOUND": true, "FROM": true,
+	"FULL": true, "GET": true, "GLOBAL": true, "GO": true, "GOTO": true, "GRANT": true, "GROUP": true,
+	"HAVING": true, "HOUR": true, "IDENTITY": true, "IMMEDIATE": true, "IN": true, "INDEX": true,
+	"INDICATOR": true, "INITIALLY": true, "INNER": true, "INPUT": true, "INSENSITIVE": true, "INSERT": true,
+	"INT": true, "INTEGER": true, "INTERSECT": true, "INTERVAL": true, "INTO": true, "IS": true,
+	"ISOLATION": true, "JOIN": true, "KEY": true, "LANGUAGE": true, "LAST": true, "LEADING": true, "LEFT": true,
+	"LEVEL": true, "LIKE": true, "LIMIT": true, "LIST": true, "LOCAL": true, "LOWER": true, "MATCH": true,
+	"MAX": true, "MIN": true, "MINUTE": true, "MISSING": true, "MODULE": true, "MONTH": true, "NAMES": true,
+	"NATIONAL": true, "NATURAL": true, "NCHAR": true, "NEXT": true, "NO": true, "NOT": true, "NULL": true,
+	"NULLIF": true, "NUMERIC": true, "OCTET_LENGTH": true, "OF": true, "ON": true, "ONLY": true, "OPEN": true,
+	"OPTION": true, "OR": true, "ORDER": true, "OUTER": true, "OUTPUT": true, "OVERLAPS": true, "PAD": true,
+	"PARTIAL": true, "PIVOT": true, "POSITION": true, "PRECISION": true, "PREPARE": true, "PRESERVE": true,
+	"PRIMARY": true, "PRIOR": true, "PRIVILEGES": true, "PROCEDURE": true, "PUBLIC": true, "READ": true,
+	"REAL": true, "REFERENCES": true, "RELATIVE": true, "REMOVE": true, "RESTRICT": true, "RETURNING": true,
+	"REVOKE": true, "RIGHT": true, "ROLLBACK": true, "ROWS": true, "SCHEMA": true, "SCROLL": true,
+	"SECOND": true, "SECTION": true, "SELECT": true, "SESSION": true, "SESSION_USER": true, "SET": true,
+	"SEXP": true, "SIZE": true, "SMALLINT": true, "SOME": true, "SPACE": true, "SQL": true, "SQLCODE": true,
+	"SQLERROR": true, "SQLSTATE": true, "STRING": true, "STRUCT": true, "SUBSTRING": true, "SUM": true,
+	"SYMBOL": true, "SYSTEM_USER": true, "TABLE": true, "TEMPORARY": true, "THEN": true, "TIME": true,
+	"TIMESTAMP": true, "TIMEZONE_HOUR": true, "TIMEZONE_MINUTE": true, "TO": true, "TO_STRING": true,
+	"TO_TIMESTAMP": true, "TRAILING": true, "TRANSACTION": true, "TRANSLATE": true, "TRANSLATION": true,
+	"TRIM": true, "TRUE": true, "TUPLE": true, "TXID": true, "UNDROP": true, "UNION": true, "UNIQUE": true,
+	"UNKNOWN": true, "UNPIVOT": true, "UPDATE": true, "UPPER": true, "USAGE": true, "USER": true, "USING": true,
+	"UTCNOW": true, "VALUE": true, "VALUES": true, "VARCHAR": true, "VARYING": true, "VIEW": true, "WHEN": true,
+	"WHENEVER": true, "WHERE": true, "WITH": true, "WORK": true, "WRITE": true, "YEAR": true, "ZONE": true,
+}
+
+// structural are the keywords that are never a function name, even
+// before "(" (SIZE(, COUNT(, EXISTS(, UPPER( are calls; DynamoDB reports
+// the functions it does not have as unrecognized: partiqlFunctions.test.ts).
+var structural = map[string]bool{
+	"SELECT": true, "FROM": true, "WHERE": true, "ORDER": true, "BY": true, "AND": true, "OR": true,
+	"NOT": true, "IN": true, "IS": true, "BETWEEN": true, "LIKE": true, "VALUE": true, "VALUES": true,
+	"SET": true, "REMOVE": true, "RETURNING": true, "AS": true, "INTO": true, "INSERT": true,
+	"UPDATE": true, "DELETE": true,
 }
 
 // operatorWords are keywords that are operators: one where a term should

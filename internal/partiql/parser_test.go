@@ -38,6 +38,7 @@ func TestParse_Valid(t *testing.T) {
 		// partiqlGrammar.test.ts: a bare expression parses (and is refused to run).
 		{`x IS INT4`, `x IS INT4`},
 		{`SELECT COUNT(*) FROM "t"`, `SELECT COUNT(*) FROM "t"`},
+		{`SELECT * FROM "Movies" WHERE "year" = 1985 AND m."value" = size(x)`, `SELECT * FROM "Movies" WHERE "year" = 1985 AND m."value" = size(x)`},
 	} {
 		st, err := partiql.Parse(tc.src)
 		if err != nil {
@@ -94,6 +95,10 @@ func TestParse_Invalid(t *testing.T) {
 		{`DELETE FROM;`, nwf + "Expected identifier for simple path"},
 		{`DELETE FROM WHERE pk = 'a'`, nwf + "Expected identifier for simple path"},
 		{`SELECT * FROM "t" WHERE attribute_exists(m.inner)`, nwf + "Invalid path dot component"},
+		// PartiQL's reserved words name nothing unless quoted (DynamoDB
+		// Local refuses WHERE pad = 'none'; the list is PartiQL's).
+		{`SELECT * FROM "Movies" WHERE year = 1985`, nwf + "Unexpected keyword"},
+		{`SELECT * FROM "t" WHERE m.value = 1`, nwf + "Invalid path dot component"},
 	} {
 		_, err := partiql.Parse(tc.src)
 		e, ok := ddberr.As(err)

@@ -44,12 +44,12 @@ test('INSERT, SELECT with parameters, and INSERT of an existing item', async () 
 test('the document client takes and returns native values', async () => {
   await doc.send(new DocExecuteStatementCommand({
     Statement: `INSERT INTO "${TABLE}" VALUE {'PK': ?, 'SK': ?, 'n': ?, 'm': ?}`,
-    Parameters: ['u2', 'b', 42, { list: [1, 'two'] }],
+    Parameters: ['u2', 'b', 42, { parts: [1, 'two'] }],
   }));
   const res = await doc.send(new DocExecuteStatementCommand({
-    Statement: `SELECT n, m.list[1] FROM "${TABLE}" WHERE PK = ? AND SK = ?`, Parameters: ['u2', 'b'],
+    Statement: `SELECT n, m.parts[1] FROM "${TABLE}" WHERE PK = ? AND SK = ?`, Parameters: ['u2', 'b'],
   }));
-  assert.deepEqual(res.Items, [{ n: 42, list: 'two' }]);
+  assert.deepEqual(res.Items, [{ n: 42, parts: 'two' }]);
 });
 
 test('BatchExecuteStatement answers each statement on its own', async () => {
