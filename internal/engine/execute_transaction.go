@@ -28,11 +28,12 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, in *api.ExecuteTransact
 	case reads == len(in.TransactStatements):
 		return e.transactReads(ctx, in)
 	case reads > 0:
-		// dynago's wording: DynamoDB runs a transaction of reads or one of
-		// writes (API reference, ExecuteTransaction: "The entire
-		// transaction must consist of either read statements or write
-		// statements, you cannot mix both in one transaction").
-		return nil, ddberr.Validation("The entire transaction must consist of either read statements or write statements, you cannot mix both in one transaction")
+		// DynamoDB runs a transaction of reads or one of writes (API
+		// reference, ExecuteTransaction: "The entire transaction must
+		// consist of either read statements or write statements"); the
+		// wording is DynamoDB Local's, as a public driver's documentation
+		// recorded it ("a transaction of a read and a write").
+		return nil, ddberr.Validation("ExecuteTransaction API does not support both read and write operations in the same request.")
 	}
 	return e.transactWrites(ctx, in)
 }

@@ -161,14 +161,20 @@ func canonicalNumber(s string) string {
 	return s
 }
 
-// errParamCount is DynamoDB's answer to a statement whose ? count differs
-// from the Parameters sent. The wording is dynago's recollection of
-// DynamoDB's; no capture in the conformance suite pins it.
+// errParamCount is the answer to a statement with more ? placeholders
+// than Parameters. The wording, and the rule that more Parameters than
+// placeholders are accepted, are DynamoDB Local's (which shares
+// DynamoDB's PartiQL front end), as a public driver's documentation
+// recorded them on each of its releases ("Too few values fail with
+// `Number of parameters in request and statement don't match.` Too many
+// values are accepted with no error"); no capture of DynamoDB itself
+// pins them.
 var errParamCount = ddberr.Validation("Number of parameters in request and statement don't match.")
 
-// CheckParamCount checks that st has exactly n placeholders.
+// CheckParamCount checks that st has no more placeholders than the n
+// parameters sent.
 func CheckParamCount(st Statement, n int) error {
-	if ParamCount(st) != n {
+	if ParamCount(st) > n {
 		return errParamCount
 	}
 	return nil
