@@ -98,14 +98,14 @@ run_cases() {
 }
 
 # run_conformance: ../shared/conformance (an AWS-validated suite, vitest and
-# the JS SDK v3) against DYNAGO_ENDPOINT, all but PartiQL and vector search,
-# which dynago does not have yet (docs/operations.md); any failure not
+# the JS SDK v3) against DYNAGO_ENDPOINT, all but vector search, which
+# dynago does not have yet (docs/operations.md); any failure not
 # listed with its reason in compat/conformance/divergences.txt fails the run.
 run_conformance() {
   if [ -x ../shared/conformance/run.sh ]; then
     echo "== ../shared/conformance against $DYNAGO_ENDPOINT (known divergences: compat/conformance/divergences.txt)"
     CONFORMANCE_WORK="$tmp/conformance" ../shared/conformance/run.sh "$DYNAGO_ENDPOINT" \
-      --exclude '**/partiql/**' --exclude '**/*partiql*' --exclude '**/vectorSearch/**' --exclude '**/searchVectors*' \
+      --exclude '**/vectorSearch/**' --exclude '**/searchVectors*' \
       --reporter=json --outputFile="$tmp/conformance.json" >"$tmp/conformance.log" 2>&1 || true
     [ -f "$tmp/conformance.json" ] || { tail -30 "$tmp/conformance.log"; echo "conformance suite did not run"; exit 1; }
     python3 compat/conformance/check.py "$tmp/conformance.json" compat/conformance/divergences.txt || { echo "conformance failed"; exit 1; }

@@ -386,8 +386,8 @@ class FidelityTest(DynamoTestCase):
     def test_unsupported_operation(self):
         # Source: docs/operations.md (an unsupported DynamoDB operation answers
         # UnknownOperationException naming it); issue 19.
-        err = self.expectError("UnknownOperationException", "ExecuteStatement",
-                               self.client.execute_statement, Statement="SELECT * FROM x")
+        err = self.expectError("UnknownOperationException", "CreateBackup",
+                               self.client.create_backup, TableName="xyz", BackupName="bkp")
         self.assertIn("dynago does not support", err.response["Error"]["Message"])
 
     # A.18

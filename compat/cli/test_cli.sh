@@ -987,9 +987,12 @@ assert r["Item"]["ss"]["SS"] == ["", "a", "b"] and r["Item"]["ns"]["NS"] == ["-1
 ' get-item --table-name "$F" --key '{"pk":{"S":"set"}}'
 expect_error "list-tags-of-resource of another account's ARN (docs/research-tags.md)" AccessDeniedException "Access is denied" \
   list-tags-of-resource --resource-arn arn:aws:dynamodb:us-east-1:111111111111:table/x
-expect_error "execute-statement names the operation dynago lacks (docs/operations.md)" UnknownOperationException \
-  "ExecuteStatement is a DynamoDB operation (PartiQL) that dynago does not support yet" \
-  execute-statement --statement "SELECT * FROM \"$F\""
+expect_error "create-backup names the operation dynago lacks (docs/operations.md)" UnknownOperationException \
+  "CreateBackup is a DynamoDB operation (on-demand backups) that dynago does not support yet" \
+  create-backup --table-name "$F" --backup-name bkp
+call_check "execute-statement reads an item by its key (developer guide ql-reference.select.html)" '
+assert r["Items"] == [{"pk": {"S": "set"}, "ss": {"SS": ["", "a", "b"]}, "ns": {"NS": ["-1", "9", "10"]}}], r
+' execute-statement --statement "SELECT * FROM \"$F\" WHERE pk = 'set'"
 call_check "delete-table: DynamoDB's DELETING description (Alternator test_table.py)" '
 d = r["TableDescription"]
 assert d["TableStatus"] == "DELETING" and d["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST", d

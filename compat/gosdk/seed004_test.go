@@ -911,6 +911,7 @@ func TestSeed004AccessPatterns(t *testing.T) {
 	run := func(t *testing.T) {
 		for _, tc := range s4Cases(m) {
 			t.Run(tc.name, func(t *testing.T) { s4Run(t, c, tc) })
+			t.Run(tc.name+" as PartiQL", func(t *testing.T) { s4RunPartiQL(t, c, tc) })
 		}
 	}
 	t.Run("patterns", run)

@@ -45,11 +45,14 @@ const (
 	ItemCollectionSizeLimitExceededException Code = "ItemCollectionSizeLimitExceededException"
 	TransactionCanceledException             Code = "TransactionCanceledException"
 	TransactionConflictException             Code = "TransactionConflictException"
-	TransactionInProgressException           Code = "TransactionInProgressException"
-	IdempotentParameterMismatchException     Code = "IdempotentParameterMismatchException"
-	InternalServerError                      Code = "InternalServerError"
-	TableNotFoundException                   Code = "TableNotFoundException"
-	ContinuousBackupsUnavailableException    Code = "ContinuousBackupsUnavailableException"
+	// DuplicateItemException answers a PartiQL INSERT of an item that
+	// exists (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html#API_ExecuteStatement_Errors).
+	DuplicateItemException                Code = "DuplicateItemException"
+	TransactionInProgressException        Code = "TransactionInProgressException"
+	IdempotentParameterMismatchException  Code = "IdempotentParameterMismatchException"
+	InternalServerError                   Code = "InternalServerError"
+	TableNotFoundException                Code = "TableNotFoundException"
+	ContinuousBackupsUnavailableException Code = "ContinuousBackupsUnavailableException"
 	// ExpiredIteratorException and TrimmedDataAccessException are DynamoDB
 	// Streams errors.
 	ExpiredIteratorException   Code = "ExpiredIteratorException"
@@ -98,6 +101,7 @@ var catalog = map[Code]entry{
 	ItemCollectionSizeLimitExceededException: {nsDynamo, 400},
 	TransactionCanceledException:             {nsDynamo, 400},
 	TransactionConflictException:             {nsDynamo, 400},
+	DuplicateItemException:                   {nsDynamo, 400},
 	TransactionInProgressException:           {nsDynamo, 400},
 	IdempotentParameterMismatchException:     {nsDynamo, 400},
 	TableNotFoundException:                   {nsDynamo, 400},

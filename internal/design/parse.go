@@ -501,9 +501,42 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 	return k
 }
 
+// statement fills a read pattern from its PartiQL statement (see
+// statementPattern), which stands instead of its index, key and order.
+func (p *parser) statement(pt *Pattern, sn *yaml.Node, m map[string]*yaml.Node) {
+	for _, k := range []string{"index", "key", "order"} {
+		if m[k] != nil {
+			p.errorf(p.pos(m[k]), "pattern %s: %s comes from the statement; write one or the other", pt.ID, k)
+		}
+	}
+	if pt.Kind != "read" {
+		p.errorf(p.pos(sn), "pattern %s: only a read pattern is written as a statement (a SELECT)", pt.ID)
+		return
+	}
+	pt.KeyPos = p.pos(sn)
+	_, index, key, order, err := statementPattern(p.str(sn, "statement"))
+	if err != nil {
+		p.errorf(p.pos(sn), "pattern %s: %v", pt.ID, err)
+		return
+	}
+	pt.Index, pt.Order = index, order
+	if key == "" {
+		if pt.Operation == "" {
+			pt.Operation = "Scan"
+		}
+		return
+	}
+	pt.KeyCondition = key
+	conds, err := ParseKeyCondition(key)
+	if err != nil {
+		p.errorf(p.pos(sn), "pattern %s: %v", pt.ID, err)
+	}
+	pt.Conditions = conds
+}
+
 func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction", "statement")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -528,7 +561,9 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 		p.errorf(p.pos(m["operation"]), "pattern %s: a %s's operation is one of %s, not %q", pt.ID, pt.Kind, strings.Join(ops, ", "), pt.Operation)
 	}
 	pt.Index = p.str(m["index"], "index")
-	if kn := m["key"]; kn != nil {
+	if sn := m["statement"]; sn != nil {
+		p.statement(pt, sn, m)
+	} else if kn := m["key"]; kn != nil {
 		pt.KeyPos = p.pos(kn)
 		pt.KeyCondition = p.str(kn, "key")
 		conds, err := ParseKeyCondition(pt.KeyCondition)
@@ -543,7 +578,9 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt.Entity = p.str(m["entity"], "entity")
 	pt.Updates = p.strings(m["updates"], "updates")
 	pt.Needs = p.strings(m["needs"], "needs")
-	pt.Order = p.str(m["order"], "order")
+	if m["statement"] == nil || m["order"] != nil {
+		pt.Order = p.str(m["order"], "order")
+	}
 	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
 		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
 	}

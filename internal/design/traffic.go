@@ -95,6 +95,14 @@ func NewTraffic(designs []*Design) (*Traffic, error) {
 	return t, nil
 }
 
+// TableDesign returns the design of table, or nil.
+func (t *Traffic) TableDesign(table string) *Table {
+	if d := t.designs[table]; d != nil {
+		return &d.Table
+	}
+	return nil
+}
+
 // Has reports whether table has a design.
 func (t *Traffic) Has(table string) bool {
 	_, ok := t.designs[table]

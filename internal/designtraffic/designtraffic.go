@@ -60,18 +60,35 @@ func New(t *design.Traffic, strict bool, reg prometheus.Registerer) (*Classifier
 	return c, nil
 }
 
+// accessesOf describes a prepared input: PartiQL statements as the
+// operations they run as (partiql.go), anything else by accesses.
+func (c *Classifier) accessesOf(in any) []design.Access {
+	switch in.(type) {
+	case *api.ExecuteStatementInput, *api.BatchExecuteStatementInput, *api.ExecuteTransactionInput:
+		return partiqlAccesses(c.traffic, in)
+	}
+	return accesses(in)
+}
+
 // Before refuses, when strict, a Scan that no pattern of its table's
-// design declares: as an IAM policy that denies dynamodb:Scan would, with
+// design declares (a Scan request, or a PartiQL SELECT that runs as
+// one): as an IAM policy that denies dynamodb:Scan would, with
 // AccessDeniedException; the refused Scan is recorded as its undeclared
 // path. Every other request passes (After records it).
 func (c *Classifier) Before(_ context.Context, _ string, in any) error {
 	if !c.strict {
 		return nil
 	}
-	if _, scan := in.(*api.ScanInput); !scan {
+	switch in.(type) {
+	case *api.ScanInput, *api.ExecuteStatementInput:
+	default:
 		return nil // only a Scan is refused; After classifies the rest
 	}
-	a := accesses(in)[0]
+	as := c.accessesOf(in)
+	if len(as) != 1 || as[0].Operation != "Scan" {
+		return nil
+	}
+	a := as[0]
 	if !c.traffic.Has(a.Table) {
 		return nil
 	}
@@ -95,7 +112,7 @@ func onIndex(name string) string {
 // returned and read from its *api.ReadOutput.
 func (c *Classifier) After(_ context.Context, _ string, in, out any, err error) {
 	failed := err != nil
-	for _, a := range accesses(in) {
+	for _, a := range c.accessesOf(in) {
 		if !c.traffic.Has(a.Table) {
 			continue
 		}

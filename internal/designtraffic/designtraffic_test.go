@@ -257,3 +257,59 @@ func TestClassifier_After(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignTraffic_PartiQL: PartiQL statements are classified as the
+// operations they run as (issue 23): a SELECT of a full key as a GetItem
+// pattern, one that fixes the partition key as a Query, INSERT/UPDATE as
+// writes of their entities; with --design-strict a SELECT that would scan
+// undeclared is refused like a Scan.
+func TestDesignTraffic_PartiQL(t *testing.T) {
+	d, diags, err := design.Load("../../examples/ecommerce.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	tr, err := design.NewTraffic([]*design.Design{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, tr, true)
+	steps := []struct{ op, body, want string }{
+		{"CreateTable", `{"TableName":"ecommerce","BillingMode":"PAY_PER_REQUEST","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}]}`, `"TableStatus"`},
+		{"ExecuteStatement", `{"Statement":"INSERT INTO ecommerce VALUE {'PK': 'USER#alice', 'SK': 'USER#alice', 'Type': 'USER'}"}`, `{"Items":[]}`},
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":"INSERT INTO ecommerce VALUE {'PK': 'USER#alice', 'SK': 'ORDER#1', 'Type': 'ORDER'}"}]}`, `"Responses"`},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM ecommerce WHERE PK = ? AND SK = ?","Parameters":[{"S":"USER#alice"},{"S":"USER#alice"}]}`, `"Items":[{`},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM ecommerce WHERE PK = 'USER#alice' AND begins_with(SK, 'ORDER#')"}`, `"Items":[{`},
+		{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"UPDATE ecommerce SET Status = 'shipped' WHERE PK = 'USER#alice' AND SK = 'ORDER#1'"}]}`, `"Responses":[]`},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM ecommerce WHERE Type = 'USER'"}`, `{"__type":"com.amazon.coral.service#AccessDeniedException","message":"dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key"}`},
+	}
+	for _, s := range steps {
+		if _, _, body := call(t, ts, s.op, s.body); !strings.Contains(string(body), s.want) {
+			t.Fatalf("%s %s: %s, want %s", s.op, s.body, body, s.want)
+		}
+	}
+	resp, err := http.Get(ts.URL + "/design/traffic?table=ecommerce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Tables []design.TableTraffic }
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil || len(rep.Tables) != 1 {
+		t.Fatalf("traffic: %v %+v", err, rep)
+	}
+	resp.Body.Close()
+	got := map[string]int64{}
+	for _, p := range rep.Tables[0].Paths {
+		got[p.Pattern+"|"+p.Path] = p.Requests
+	}
+	for key, want := range map[string]int64{
+		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": 1,
+		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  1,
+		"|PutItem User":     1,
+		"|PutItem Order":    1,
+		"|UpdateItem Order": 1,
+		"|Scan table":       1,
+	} {
+		if got[key] != want {
+			t.Errorf("%s: %d requests, want %d (paths %v)", key, got[key], want, got)
+		}
+	}
+}

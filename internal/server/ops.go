@@ -56,6 +56,9 @@ var ops = map[string]opFunc{
 	"Scan":                                handle((*engine.Engine).Scan),
 	"TransactWriteItems":                  handle((*engine.Engine).TransactWriteItems),
 	"TransactGetItems":                    handle((*engine.Engine).TransactGetItems),
+	"ExecuteStatement":                    handle((*engine.Engine).ExecuteStatement),
+	"BatchExecuteStatement":               handle((*engine.Engine).BatchExecuteStatement),
+	"ExecuteTransaction":                  handle((*engine.Engine).ExecuteTransaction),
 }
 
 // unsupported lists the DynamoDB operations dynago does not have yet, with
@@ -67,10 +70,6 @@ var ops = map[string]opFunc{
 // Source of the names: the DynamoDB service model of
 // @aws-sdk/client-dynamodb 3.1169.0 (late 2026: 62 operations).
 var unsupported = map[string]string{
-	"BatchExecuteStatement": "PartiQL",
-	"ExecuteStatement":      "PartiQL",
-	"ExecuteTransaction":    "PartiQL",
-
 	"CreateBackup":           "on-demand backups",
 	"DeleteBackup":           "on-demand backups",
 	"DescribeBackup":         "on-demand backups",

@@ -172,7 +172,7 @@ func TestServe_ProtocolErrors(t *testing.T) {
 		{"not JSON, unknown target", "NoSuchOp", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"not JSON, no Authorization", "ListTables", `hi`, []string{"Authorization", ""}, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"trailing garbage", "ListTables", `{}x`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
-		{"not JSON, unsupported operation", "ExecuteStatement", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"not JSON, unsupported operation", "CreateBackup", `hi`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"broken JSON after a wrong type", "DescribeTable", `{"TableName": 5, "x": }`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"not an object", "ListTables", `[`, nil, 400, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 		// Invalid UTF-8 is not JSON to DynamoDB (aws/aws-sdk-php#1185).

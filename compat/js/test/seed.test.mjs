@@ -3,7 +3,8 @@
 // client setup (endpoint, dummy credentials) and TABLE_NAME differ from the doc.
 //
 // In scope: the Put / Get / Query / Delete / BatchGet / BatchWrite snippets on the
-// base table; the UpdateCommand snippets are in update.test.mjs. Not yet in scope:
+// base table, and its access patterns again as PartiQL SELECTs (issue 23); the
+// UpdateCommand snippets are in update.test.mjs. Not yet in scope:
 // the TransactWriteCommand snippet (GSI queries: seed-indexes.test.mjs). Without the GSIs of
 // the seed's table definition - the table below has the seed's PK/SK key schema only.
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +18,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ExecuteStatementCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, createTable, deleteTableQuietly, uniqueName } from '../support.mjs';
 
@@ -355,5 +357,62 @@ describe('seed document snippets', () => {
       assert.deepEqual(Object.keys(it).sort(), ['EntityType', 'PK', 'SK']);
       assert.equal(it.EntityType, 'User');
     }
+  });
+
+  // The seed's access patterns again, written as PartiQL (issue 23): a SELECT
+  // whose WHERE fixes the partition key is a Query of that partition, ORDER BY
+  // the sort key DESC reads it backwards (developer guide, "PartiQL select
+  // statements"). The expected answers are the ones above, from the data the
+  // tests write, not the Query forms' answers.
+  const select = async (Statement, Parameters, extra = {}) => {
+    const items = [];
+    let NextToken;
+    do {
+      const res = await docClient.send(new ExecuteStatementCommand({ Statement, Parameters, NextToken, ...extra }));
+      items.push(...res.Items);
+      NextToken = res.NextToken;
+    } while (NextToken);
+    return items;
+  };
+
+  test('as PartiQL: get user by ID', async () => {
+    const uid = `${run}-pq-user`;
+    await createItem(uid, 'q@example.com', 'Quinn');
+    const items = await select(`SELECT * FROM "${TABLE_NAME}" WHERE PK = ? AND SK = 'PROFILE'`, [`USER#${uid}`]);
+    assert.equal(items.length, 1);
+    assert.deepEqual(items[0], await readItem(uid));
+  });
+
+  test('as PartiQL: get all posts by user, newest first, pages of 7', async () => {
+    const uid = `${run}-pq-posts`;
+    await createItem(uid, 'pp@example.com', 'Poster');
+    for (let i = 1; i <= 25; i++) await putPost(uid, i);
+    await putLike(uid, 'p3');
+    const items = await select(
+      `SELECT SK, Title FROM "${TABLE_NAME}" WHERE PK = ? AND begins_with(SK, 'POST#') ORDER BY SK DESC`,
+      [`USER#${uid}`], { Limit: 7 });
+    assert.deepEqual(items.map((it) => it.SK),
+      Array.from({ length: 25 }, (_, k) => createPostKey(uid, T0 + (25 - k) * 86400000, `p${25 - k}`).SK));
+    assert.equal(items[0].Title, 'Post title 25');
+  });
+
+  test('as PartiQL: get all posts liked by user', async () => {
+    const uid = `${run}-pq-liker`;
+    for (const p of ['p9', 'p1', 'p5']) await putLike(uid, p);
+    await putPost(uid, 1);
+    const items = await select(`SELECT PostId FROM "${TABLE_NAME}" WHERE PK = ? AND begins_with(SK, 'LIKE#POST#')`, [`USER#${uid}`]);
+    assert.deepEqual(items.map((it) => it.PostId), ['p1', 'p5', 'p9']);
+  });
+
+  test('as PartiQL: organization with all teams, and its teams only', async () => {
+    const orgId = `${run}-pq-org`;
+    const put = (Item) => docClient.send(new PutCommand({ TableName: TABLE_NAME, Item }));
+    await put({ PK: `ORG#${orgId}`, SK: 'METADATA', EntityType: 'Organization', Name: 'Acme Corp' });
+    await put({ PK: `ORG#${orgId}`, SK: 'TEAM#t1', EntityType: 'Team', TeamId: 't1', Name: 'Engineering' });
+    await put({ PK: `ORG#${orgId}`, SK: 'MEMBER#u1', EntityType: 'Member', UserId: 'u1', Role: 'Admin' });
+    const all = await select(`SELECT SK FROM "${TABLE_NAME}" WHERE PK = ?`, [`ORG#${orgId}`]);
+    assert.deepEqual(all.map((it) => it.SK), ['MEMBER#u1', 'METADATA', 'TEAM#t1']);
+    const teams = await select(`SELECT Name FROM "${TABLE_NAME}" WHERE PK = ? AND EntityType = 'Team'`, [`ORG#${orgId}`]);
+    assert.deepEqual(teams, [{ Name: 'Engineering' }]);
   });
 });

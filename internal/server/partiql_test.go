@@ -1,0 +1,93 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestExecuteStatement_Paging: a SELECT reads page by page, Limit items
+// evaluated a page (API reference, ExecuteStatement: "Limit: The maximum
+// number of items to evaluate"), NextToken resuming where the page ended,
+// across the partitions an IN list names and through a Scan, until every
+// matching item is read once; pages of a Query come in sort key order.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
+func TestExecuteStatement_Paging(t *testing.T) {
+	ts := newServer(t)
+	status, _, body := call(t, ts, "CreateTable", `{"TableName":"pages","BillingMode":"PAY_PER_REQUEST",
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}]}`)
+	if status != 200 {
+		t.Fatalf("CreateTable: %d %s", status, body)
+	}
+	for _, pk := range []string{"a", "b", "c"} {
+		for sk := 1; sk <= 4; sk++ {
+			st := fmt.Sprintf(`{"Statement":"INSERT INTO pages VALUE {'pk': '%s', 'sk': %d, 'odd': %v}"}`, pk, sk, sk%2 == 1)
+			if status, _, body := call(t, ts, "ExecuteStatement", st); status != 200 {
+				t.Fatalf("INSERT: %d %s", status, body)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		statement string
+		limit     int
+		want      string // pk/sk of every item read, in order
+	}{
+		{`SELECT * FROM pages WHERE pk IN ['c', 'a']`, 3, "c1 c2 c3 c4 a1 a2 a3 a4"},
+		{`SELECT * FROM pages WHERE pk IN ['c', 'a'] AND odd = true`, 1, "c1 c3 a1 a3"},
+		{`SELECT * FROM pages WHERE pk = 'b' ORDER BY sk DESC`, 2, "b4 b3 b2 b1"},
+		{`SELECT * FROM pages WHERE pk = 'b' AND sk > 2`, 1, "b3 b4"},
+		{`SELECT * FROM pages WHERE pk = 'a' OR pk = 'b' AND sk = 4`, 5, "a1 a2 a3 a4 b4"},
+	} {
+		var got []string
+		token := ""
+		for page := 0; ; page++ {
+			if page > 20 {
+				t.Fatalf("%s: does not end", tc.statement)
+			}
+			req := map[string]any{"Statement": tc.statement, "Limit": tc.limit}
+			if token != "" {
+				req["NextToken"] = token
+			}
+			js, _ := json.Marshal(req)
+			status, _, body := call(t, ts, "ExecuteStatement", string(js))
+			if status != 200 {
+				t.Fatalf("%s: %d %s", tc.statement, status, body)
+			}
+			var out struct {
+				Items []struct {
+					Pk struct{ S string }
+					Sk struct{ N string }
+				}
+				NextToken string
+			}
+			if err := json.Unmarshal(body, &out); err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Items) > tc.limit {
+				t.Errorf("%s: %d items in a page of Limit %d", tc.statement, len(out.Items), tc.limit)
+			}
+			for _, it := range out.Items {
+				got = append(got, it.Pk.S+it.Sk.N)
+			}
+			if token = out.NextToken; token == "" {
+				break
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s, Limit %d: %s, want %s", tc.statement, tc.limit, strings.Join(got, " "), tc.want)
+		}
+	}
+	// A Scan reads every partition; compare as a set.
+	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT sk FROM pages WHERE odd = false"}`)
+	if status != 200 || strings.Count(string(body), `"sk"`) != 6 {
+		t.Errorf("scan: %d %s", status, body)
+	}
+	// A NextToken this server did not make is refused.
+	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT * FROM pages WHERE pk = 'a'","NextToken":"not a token"}`)
+	if status != 400 || !strings.Contains(string(body), "ValidationException") {
+		t.Errorf("bad NextToken: %d %s", status, body)
+	}
+}
