@@ -1,12 +1,16 @@
 package design
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/partiql"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -51,7 +55,7 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 		} else {
 			ids := map[string]bool{}
 			for i, pn := range n.Content {
-				pt := p.pattern(pn, i+1)
+				pt := p.pattern(pn, i+1, d)
 				if ids[pt.ID] {
 					p.errorf(pt.Pos, "pattern id %s is used twice", pt.ID)
 				}
@@ -501,9 +505,11 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 	return k
 }
 
-func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
+// pattern reads pattern number i; d holds the table read so far (a
+// pattern written as a PartiQL statement is read against its key schema).
+func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -513,6 +519,43 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 		}
 	}
 	pt.Description = p.str(m["description"], "description")
+	if m["partiql"] != nil {
+		p.statementPattern(pt, m, d)
+	} else {
+		p.keyPattern(pt, m)
+	}
+	pt.Returns = p.strings(m["returns"], "returns")
+	pt.Entity = p.str(m["entity"], "entity")
+	pt.Updates = appendNew(pt.Updates, p.strings(m["updates"], "updates"))
+	pt.Needs = appendNew(pt.Needs, p.strings(m["needs"], "needs"))
+	if pn := m["pageSize"]; pn != nil {
+		pt.PageSize = int(p.num(pn, "pageSize"))
+		if pt.PageSize < 1 {
+			p.errorf(p.pos(pn), "pattern %s: pageSize is a whole number of at least 1 (DynamoDB's Limit)", pt.ID)
+		}
+	}
+	if rn := m["rate"]; rn != nil {
+		rm := p.mapping(rn, "average", "peak")
+		pt.Rate = Rate{Average: p.num(rm["average"], "average rate"), Peak: p.num(rm["peak"], "peak rate")}
+		switch {
+		case rm["peak"] == nil:
+			pt.Rate.Peak = pt.Rate.Average
+		case pt.Rate.Peak < pt.Rate.Average:
+			p.errorf(p.pos(rn), "pattern %s: the peak rate (%g) is below the average (%g)", pt.ID, pt.Rate.Peak, pt.Rate.Average)
+		}
+	}
+	if pt.Kind == "write" && pt.Entity == "" {
+		p.errorf(pt.Pos, "pattern %s: a write pattern names the entity it writes (entity: Order)", pt.ID)
+	}
+	if pt.Kind == "read" && len(pt.Returns) == 0 {
+		p.errorf(pt.Pos, "pattern %s: a read pattern lists the entity types it returns (returns: [Order])", pt.ID)
+	}
+	return pt
+}
+
+// keyPattern reads a pattern written with kind, operation, index, key
+// and order.
+func (p *parser) keyPattern(pt *Pattern, m map[string]*yaml.Node) {
 	if v := m["kind"]; v != nil {
 		pt.Kind = p.str(v, "kind")
 	}
@@ -539,35 +582,44 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	} else if pt.Kind == "read" && pt.Operation != "Scan" {
 		p.errorf(pt.Pos, "pattern %s: a read pattern needs a key condition (key: PK = USER#<UserName> ...)", pt.ID)
 	}
-	pt.Returns = p.strings(m["returns"], "returns")
-	pt.Entity = p.str(m["entity"], "entity")
-	pt.Updates = p.strings(m["updates"], "updates")
-	pt.Needs = p.strings(m["needs"], "needs")
 	pt.Order = p.str(m["order"], "order")
 	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
 		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
 	}
-	if pn := m["pageSize"]; pn != nil {
-		pt.PageSize = int(p.num(pn, "pageSize"))
-		if pt.PageSize < 1 {
-			p.errorf(p.pos(pn), "pattern %s: pageSize is a whole number of at least 1 (DynamoDB's Limit)", pt.ID)
+}
+
+// statementPattern reads a pattern written as a PartiQL statement
+// (partiql: SELECT * FROM "T" WHERE PK = 'USER#<UserId>' ...): the
+// statement states the kind, operation, index, key condition and order,
+// so those fields may not be written beside it.
+func (p *parser) statementPattern(pt *Pattern, m map[string]*yaml.Node, d *Design) {
+	sn := m["partiql"]
+	for _, f := range []string{"kind", "operation", "index", "key", "order"} {
+		if v := m[f]; v != nil {
+			p.errorf(p.pos(v), "pattern %s: the partiql statement says the %s itself; leave %s: out", pt.ID, f, f)
 		}
 	}
-	if rn := m["rate"]; rn != nil {
-		rm := p.mapping(rn, "average", "peak")
-		pt.Rate = Rate{Average: p.num(rm["average"], "average rate"), Peak: p.num(rm["peak"], "peak rate")}
-		switch {
-		case rm["peak"] == nil:
-			pt.Rate.Peak = pt.Rate.Average
-		case pt.Rate.Peak < pt.Rate.Average:
-			p.errorf(p.pos(rn), "pattern %s: the peak rate (%g) is below the average (%g)", pt.ID, pt.Rate.Peak, pt.Rate.Average)
+	pt.Statement = p.str(sn, "partiql")
+	pt.KeyPos = p.pos(sn)
+	st, err := partiql.Parse(pt.Statement)
+	if err == nil {
+		err = d.fromStatement(pt, st)
+	}
+	var de *ddberr.Error
+	if errors.As(err, &de) {
+		err = errors.New(de.Message) // DynamoDB's words, without the error code
+	}
+	if err != nil {
+		p.errorf(p.pos(sn), "pattern %s: partiql: %v", pt.ID, err)
+	}
+}
+
+// appendNew appends to list the names it does not hold yet.
+func appendNew(list, names []string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
 		}
 	}
-	if pt.Kind == "write" && pt.Entity == "" {
-		p.errorf(pt.Pos, "pattern %s: a write pattern names the entity it writes (entity: Order)", pt.ID)
-	}
-	if pt.Kind == "read" && len(pt.Returns) == 0 {
-		p.errorf(pt.Pos, "pattern %s: a read pattern lists the entity types it returns (returns: [Order])", pt.ID)
-	}
-	return pt
+	return list
 }

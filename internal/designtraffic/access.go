@@ -27,9 +27,10 @@ func scalarTexts(it attr.Item) map[string]string {
 
 // accesses describes a prepared input for the classifier: one Access per
 // item a batch or transaction touches (its sub-requests classified as
-// GetItem, PutItem, UpdateItem, DeleteItem); nil for what it does not
-// classify (control plane, streams, a ConditionCheck).
-func accesses(in any) []design.Access {
+// GetItem, PutItem, UpdateItem, DeleteItem), and a PartiQL statement as
+// the operation it runs as, read against its table's design in t; nil for
+// what it does not classify (control plane, streams, a ConditionCheck).
+func accesses(t *design.Traffic, in any) []design.Access {
 	str := func(p *string) string {
 		if p == nil {
 			return ""
@@ -58,6 +59,8 @@ func accesses(in any) []design.Access {
 		return []design.Access{a}
 	case *api.ScanInput:
 		return []design.Access{{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Scan"}}
+	case *api.ExecuteStatementInput:
+		return t.StatementAccesses(in.Parsed, in.Params)
 	case *api.PutItemInput:
 		return []design.Access{{Table: str(in.TableName), Operation: "PutItem", Key: scalarTexts(in.Item)}}
 	case *api.UpdateItemInput:
@@ -92,14 +95,14 @@ func accesses(in any) []design.Access {
 		return out
 	case *api.TransactWriteItemsInput:
 		var out []design.Access
-		for _, t := range in.TransactItems {
+		for _, ti := range in.TransactItems {
 			switch {
-			case t.Put != nil:
-				out = append(out, accesses(t.Put)...)
-			case t.Update != nil:
-				out = append(out, accesses(t.Update)...)
-			case t.Delete != nil:
-				out = append(out, accesses(t.Delete)...)
+			case ti.Put != nil:
+				out = append(out, accesses(t, ti.Put)...)
+			case ti.Update != nil:
+				out = append(out, accesses(t, ti.Update)...)
+			case ti.Delete != nil:
+				out = append(out, accesses(t, ti.Delete)...)
 			}
 		}
 		return out

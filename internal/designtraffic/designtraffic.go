@@ -61,20 +61,25 @@ func New(t *design.Traffic, strict bool, reg prometheus.Registerer) (*Classifier
 }
 
 // Before refuses, when strict, a Scan that no pattern of its table's
-// design declares: as an IAM policy that denies dynamodb:Scan would, with
+// design declares, whether asked for with Scan or as a PartiQL SELECT
+// that leaves the partition key open: as an IAM policy that denies
+// dynamodb:Scan (or dynamodb:PartiQLSelect) would, with
 // AccessDeniedException; the refused Scan is recorded as its undeclared
 // path. Every other request passes (After records it).
 func (c *Classifier) Before(_ context.Context, _ string, in any) error {
 	if !c.strict {
 		return nil
 	}
-	if _, scan := in.(*api.ScanInput); !scan {
+	switch in.(type) {
+	case *api.ScanInput, *api.ExecuteStatementInput:
+	default:
 		return nil // only a Scan is refused; After classifies the rest
 	}
-	a := accesses(in)[0]
-	if !c.traffic.Has(a.Table) {
+	as := accesses(c.traffic, in)
+	if len(as) != 1 || as[0].Operation != "Scan" || !c.traffic.Has(as[0].Table) {
 		return nil
 	}
+	a := as[0]
 	if _, _, declared := c.traffic.Classify(a); declared {
 		return nil
 	}
@@ -95,7 +100,7 @@ func onIndex(name string) string {
 // returned and read from its *api.ReadOutput.
 func (c *Classifier) After(_ context.Context, _ string, in, out any, err error) {
 	failed := err != nil
-	for _, a := range accesses(in) {
+	for _, a := range accesses(c.traffic, in) {
 		if !c.traffic.Has(a.Table) {
 			continue
 		}

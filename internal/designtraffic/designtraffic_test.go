@@ -92,6 +92,13 @@ func TestDesignTraffic(t *testing.T) {
 		{"BatchGetItem", `{"RequestItems":{"ecommerce":{"Keys":[{"PK":{"S":"USER#alice"},"SK":{"S":"USER#alice"}}]}}}`, `"Responses"`},
 		{"TransactWriteItems", `{"TransactItems":[{"Update":{"TableName":"ecommerce","Key":{"PK":{"S":"USER#alice"},"SK":{"S":"ORDER#1"}},"UpdateExpression":"SET #s = :s","ExpressionAttributeNames":{"#s":"Status"},"ExpressionAttributeValues":{":s":{"S":"shipped"}}}}]}`, `{}`},
 		{"Scan", `{"TableName":"ecommerce"}`, `{"__type":"com.amazon.coral.service#AccessDeniedException","message":"dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key"}`},
+		// PartiQL is classified as the operation it runs as (developer
+		// guide, ql-reference.select.html: a WHERE fixing the partition key
+		// is a Query, else a Scan), so strict mode refuses its Scans too.
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM \"ecommerce\" WHERE PK = 'USER#alice' AND begins_with(SK, 'ORDER#')"}`, `"Items":[{`},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM \"ecommerce\" WHERE PK = ? AND SK = ?","Parameters":[{"S":"USER#alice"},{"S":"USER#alice"}]}`, `"Items":[{`},
+		{"ExecuteStatement", `{"Statement":"UPDATE \"ecommerce\" SET Status = 'paid' WHERE PK = 'USER#alice' AND SK = 'ORDER#1'"}`, `"Items":[]`},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM \"ecommerce\" WHERE \"Type\" = 'USER'"}`, `{"__type":"com.amazon.coral.service#AccessDeniedException","message":"dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key"}`},
 	}
 	for _, s := range steps {
 		if _, _, body := call(t, ts, s.op, s.body); !strings.Contains(string(body), s.want) {
@@ -112,12 +119,12 @@ func TestDesignTraffic(t *testing.T) {
 		got[p.Pattern+"|"+p.Path] = *p
 	}
 	for key, want := range map[string]struct{ requests, failed, items, scanned int64 }{
-		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {2, 0, 0, 0},
-		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  {1, 0, 1, 1},
+		"1|GetItem table: PK = USER#<UserName> AND SK = USER#<UserName>": {3, 0, 0, 0},
+		"6|Query table: PK = USER#<UserName> AND SK begins_with ORDER#":  {2, 0, 1, 1},
 		"|Query table: PK = USER#<UserName>":                             {1, 0, 1, 2},
-		"|Scan table":                                                    {1, 0, 0, 0},
+		"|Scan table":                                                    {2, 0, 0, 0},
 		"|PutItem User":                                                  {3, 1, 0, 0},
-		"|UpdateItem Order":                                              {1, 0, 0, 0},
+		"|UpdateItem Order":                                              {2, 0, 0, 0},
 		"|PutItem (no entity)":                                           {1, 0, 0, 0},
 	} {
 		p, ok := got[key]
@@ -140,8 +147,8 @@ func TestDesignTraffic(t *testing.T) {
 	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	for _, want := range []string{
-		`dynago_design_requests_total{declared="true",pattern="6",table="ecommerce"} 1`,
-		`dynago_design_requests_total{declared="false",pattern="Scan table",table="ecommerce"} 1`,
+		`dynago_design_requests_total{declared="true",pattern="6",table="ecommerce"} 2`,
+		`dynago_design_requests_total{declared="false",pattern="Scan table",table="ecommerce"} 2`,
 		`dynago_design_items_total{kind="scanned",pattern="Query table: PK = USER#<UserName>",table="ecommerce"} 2`,
 	} {
 		if !strings.Contains(string(metrics), want) {
@@ -167,6 +174,16 @@ func read(table, index string) api.ReadRequest {
 	return r
 }
 
+// statement is a prepared ExecuteStatement request of src.
+func statement(tb testing.TB, src string) *api.ExecuteStatementInput {
+	tb.Helper()
+	in := &api.ExecuteStatementInput{Statement: &src}
+	if err := in.Prepare(); err != nil {
+		tb.Fatal(err)
+	}
+	return in
+}
+
 // TestClassifier_Before: only a strict Classifier refuses, and only a
 // Scan that no pattern of its table's design declares (recorded as its
 // undeclared path); other tables and other operations pass unrecorded.
@@ -189,6 +206,10 @@ func TestClassifier_Before(t *testing.T) {
 		{"strict: a table without a design", true, "Scan", &api.ScanInput{ReadRequest: read("other", "")}, "", ""},
 		{"strict: a Query is not refused", true, "Query", &api.QueryInput{ReadRequest: read("ecommerce", "")}, "", ""},
 		{"strict: a control-plane call", true, "ListTables", &api.ListTablesInput{}, "", ""},
+		{"strict: a PartiQL Scan", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce" WHERE Status = 'open'`), "dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key", "Scan table"},
+		{"strict: a PartiQL Scan of an index", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce"."GSI1"`), "dynago --design-strict: the design of table ecommerce declares no Scan on index GSI1: add an access pattern, or query by key", "Scan GSI1"},
+		{"strict: a PartiQL Query is not refused", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce" WHERE PK = 'x'`), "", ""},
+		{"strict: a PartiQL write is not refused", true, "ExecuteStatement", statement(t, `DELETE FROM "ecommerce" WHERE PK = 'x' AND SK = 'y'`), "", ""},
 	} {
 		tr, err := design.NewTraffic([]*design.Design{d})
 		if err != nil {
