@@ -189,8 +189,13 @@ type Pattern struct {
 	// Conditions.
 	KeyCondition string
 	Conditions   []Condition
-	// KeyPos is where the key condition is written.
+	// KeyPos is where the key condition (or the statement) is written.
 	KeyPos Pos
+	// Statement is the PartiQL statement the pattern is written as
+	// (partiql: in the file), "" for a pattern written with key:; Kind,
+	// Operation, Index, KeyCondition, Conditions and Order are then read
+	// from it (and Needs and Updates from its projection and actions).
+	Statement string
 	// Returns are the entity types a read expects; Entity is the entity
 	// a write writes.
 	Returns []string

@@ -77,6 +77,15 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("table: [1, 2]\nentities: 3\npatterns: {a: b}\n"))
+	// Patterns written as PartiQL statements.
+	f.Add([]byte(`table: {name: app, partitionKey: {name: PK, type: S}, sortKey: {name: SK, type: S}}
+entities:
+  User: {attributes: {UserId: S}, keys: {PK: USER#<UserId>, SK: PROFILE}}
+patterns:
+  - {id: a, partiql: "SELECT * FROM \"app\" WHERE PK = 'USER#<UserId>' AND begins_with(SK, 'P') ORDER BY SK DESC", returns: [User]}
+  - {id: b, partiql: "UPDATE \"app\" SET n = 1 WHERE PK = 'USER#<UserId>' AND SK = 'PROFILE'", entity: User}
+  - {id: c, partiql: "SELECT * FROM \"app\" WHERE PK IN ['a', 'b'] OR x = ?", returns: [User]}
+`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		d, diags := design.Parse("fuzz.design.yaml", raw)
 		if d == nil {

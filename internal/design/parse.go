@@ -1,12 +1,16 @@
 package design
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/dynago/dynago/internal/ddberr"
+	"github.com/dynago/dynago/internal/partiql"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -51,7 +55,7 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 		} else {
 			ids := map[string]bool{}
 			for i, pn := range n.Content {
-				pt := p.pattern(pn, i+1)
+				pt := p.pattern(pn, i+1, d)
 				if ids[pt.ID] {
 					p.errorf(pt.Pos, "pattern id %s is used twice", pt.ID)
 				}
@@ -501,42 +505,11 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 	return k
 }
 
-// statement fills a read pattern from its PartiQL statement (see
-// statementPattern), which stands instead of its index, key and order.
-func (p *parser) statement(pt *Pattern, sn *yaml.Node, m map[string]*yaml.Node) {
-	for _, k := range []string{"index", "key", "order"} {
-		if m[k] != nil {
-			p.errorf(p.pos(m[k]), "pattern %s: %s comes from the statement; write one or the other", pt.ID, k)
-		}
-	}
-	if pt.Kind != "read" {
-		p.errorf(p.pos(sn), "pattern %s: only a read pattern is written as a statement (a SELECT)", pt.ID)
-		return
-	}
-	pt.KeyPos = p.pos(sn)
-	_, index, key, order, err := statementPattern(p.str(sn, "statement"))
-	if err != nil {
-		p.errorf(p.pos(sn), "pattern %s: %v", pt.ID, err)
-		return
-	}
-	pt.Index, pt.Order = index, order
-	if key == "" {
-		if pt.Operation == "" {
-			pt.Operation = "Scan"
-		}
-		return
-	}
-	pt.KeyCondition = key
-	conds, err := ParseKeyCondition(key)
-	if err != nil {
-		p.errorf(p.pos(sn), "pattern %s: %v", pt.ID, err)
-	}
-	pt.Conditions = conds
-}
-
-func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
+// pattern reads pattern number i; d holds the table read so far (a
+// pattern written as a PartiQL statement is read against its key schema).
+func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction", "statement")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -546,44 +519,15 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 		}
 	}
 	pt.Description = p.str(m["description"], "description")
-	if v := m["kind"]; v != nil {
-		pt.Kind = p.str(v, "kind")
-	}
-	if pt.Kind != "read" && pt.Kind != "write" {
-		p.errorf(pt.Pos, "pattern %s: kind is read or write, not %q", pt.ID, pt.Kind)
-	}
-	pt.Operation = p.str(m["operation"], "operation")
-	ops := []string{"GetItem", "Query", "Scan"}
-	if pt.Kind == "write" {
-		ops = []string{"PutItem", "UpdateItem", "DeleteItem"}
-	}
-	if pt.Operation != "" && !slices.Contains(ops, pt.Operation) {
-		p.errorf(p.pos(m["operation"]), "pattern %s: a %s's operation is one of %s, not %q", pt.ID, pt.Kind, strings.Join(ops, ", "), pt.Operation)
-	}
-	pt.Index = p.str(m["index"], "index")
-	if sn := m["statement"]; sn != nil {
-		p.statement(pt, sn, m)
-	} else if kn := m["key"]; kn != nil {
-		pt.KeyPos = p.pos(kn)
-		pt.KeyCondition = p.str(kn, "key")
-		conds, err := ParseKeyCondition(pt.KeyCondition)
-		if err != nil {
-			p.errorf(p.pos(kn), "pattern %s: %v", pt.ID, err)
-		}
-		pt.Conditions = conds
-	} else if pt.Kind == "read" && pt.Operation != "Scan" {
-		p.errorf(pt.Pos, "pattern %s: a read pattern needs a key condition (key: PK = USER#<UserName> ...)", pt.ID)
+	if m["partiql"] != nil {
+		p.statementPattern(pt, m, d)
+	} else {
+		p.keyPattern(pt, m)
 	}
 	pt.Returns = p.strings(m["returns"], "returns")
 	pt.Entity = p.str(m["entity"], "entity")
-	pt.Updates = p.strings(m["updates"], "updates")
-	pt.Needs = p.strings(m["needs"], "needs")
-	if m["statement"] == nil || m["order"] != nil {
-		pt.Order = p.str(m["order"], "order")
-	}
-	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
-		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
-	}
+	pt.Updates = appendNew(pt.Updates, p.strings(m["updates"], "updates"))
+	pt.Needs = appendNew(pt.Needs, p.strings(m["needs"], "needs"))
 	if pn := m["pageSize"]; pn != nil {
 		pt.PageSize = int(p.num(pn, "pageSize"))
 		if pt.PageSize < 1 {
@@ -607,4 +551,75 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 		p.errorf(pt.Pos, "pattern %s: a read pattern lists the entity types it returns (returns: [Order])", pt.ID)
 	}
 	return pt
+}
+
+// keyPattern reads a pattern written with kind, operation, index, key
+// and order.
+func (p *parser) keyPattern(pt *Pattern, m map[string]*yaml.Node) {
+	if v := m["kind"]; v != nil {
+		pt.Kind = p.str(v, "kind")
+	}
+	if pt.Kind != "read" && pt.Kind != "write" {
+		p.errorf(pt.Pos, "pattern %s: kind is read or write, not %q", pt.ID, pt.Kind)
+	}
+	pt.Operation = p.str(m["operation"], "operation")
+	ops := []string{"GetItem", "Query", "Scan"}
+	if pt.Kind == "write" {
+		ops = []string{"PutItem", "UpdateItem", "DeleteItem"}
+	}
+	if pt.Operation != "" && !slices.Contains(ops, pt.Operation) {
+		p.errorf(p.pos(m["operation"]), "pattern %s: a %s's operation is one of %s, not %q", pt.ID, pt.Kind, strings.Join(ops, ", "), pt.Operation)
+	}
+	pt.Index = p.str(m["index"], "index")
+	if kn := m["key"]; kn != nil {
+		pt.KeyPos = p.pos(kn)
+		pt.KeyCondition = p.str(kn, "key")
+		conds, err := ParseKeyCondition(pt.KeyCondition)
+		if err != nil {
+			p.errorf(p.pos(kn), "pattern %s: %v", pt.ID, err)
+		}
+		pt.Conditions = conds
+	} else if pt.Kind == "read" && pt.Operation != "Scan" {
+		p.errorf(pt.Pos, "pattern %s: a read pattern needs a key condition (key: PK = USER#<UserName> ...)", pt.ID)
+	}
+	pt.Order = p.str(m["order"], "order")
+	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
+		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
+	}
+}
+
+// statementPattern reads a pattern written as a PartiQL statement
+// (partiql: SELECT * FROM "T" WHERE PK = 'USER#<UserId>' ...): the
+// statement states the kind, operation, index, key condition and order,
+// so those fields may not be written beside it.
+func (p *parser) statementPattern(pt *Pattern, m map[string]*yaml.Node, d *Design) {
+	sn := m["partiql"]
+	for _, f := range []string{"kind", "operation", "index", "key", "order"} {
+		if v := m[f]; v != nil {
+			p.errorf(p.pos(v), "pattern %s: the partiql statement says the %s itself; leave %s: out", pt.ID, f, f)
+		}
+	}
+	pt.Statement = p.str(sn, "partiql")
+	pt.KeyPos = p.pos(sn)
+	st, err := partiql.Parse(pt.Statement)
+	if err == nil {
+		err = d.fromStatement(pt, st)
+	}
+	var de *ddberr.Error
+	if errors.As(err, &de) {
+		err = errors.New(de.Message) // DynamoDB's words, without the error code
+	}
+	if err != nil {
+		p.errorf(p.pos(sn), "pattern %s: partiql: %v", pt.ID, err)
+	}
+}
+
+// appendNew appends to list the names it does not hold yet.
+func appendNew(list, names []string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
 }

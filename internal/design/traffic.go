@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/dynago/dynago/internal/attr"
+	"github.com/dynago/dynago/internal/partiql"
 )
 
 // Live traffic against a design (dynago serve --design FILE): each
@@ -95,14 +98,6 @@ func NewTraffic(designs []*Design) (*Traffic, error) {
 	return t, nil
 }
 
-// TableDesign returns the design of table, or nil.
-func (t *Traffic) TableDesign(table string) *Table {
-	if d := t.designs[table]; d != nil {
-		return &d.Table
-	}
-	return nil
-}
-
 // Has reports whether table has a design.
 func (t *Traffic) Has(table string) bool {
 	_, ok := t.designs[table]
@@ -168,6 +163,18 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 		return best.ID, patternPath(d, best), true, false
 	}
 	return "", a.Operation + " " + IndexName(a.Index) + ": " + d.shape(a.Conds), false, false
+}
+
+// StatementAccesses describes a PartiQL statement (parsed, with its
+// checked parameters) as the accesses it makes to its table, read against
+// that table's design (Design.StatementAccesses); nil when the table has
+// no design or the statement makes no access serve --design classifies.
+func (t *Traffic) StatementAccesses(st partiql.Statement, params []attr.Value) []Access {
+	d := t.designs[StatementTable(st)]
+	if d == nil {
+		return nil
+	}
+	return d.StatementAccesses(st, params)
 }
 
 // Record counts a under its path: the declared pattern's id, or the

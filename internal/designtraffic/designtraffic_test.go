@@ -167,6 +167,16 @@ func read(table, index string) api.ReadRequest {
 	return r
 }
 
+// statement is a prepared ExecuteStatement request of src.
+func statement(tb testing.TB, src string) *api.ExecuteStatementInput {
+	tb.Helper()
+	in := &api.ExecuteStatementInput{Statement: &src}
+	if err := in.Prepare(); err != nil {
+		tb.Fatal(err)
+	}
+	return in
+}
+
 // TestClassifier_Before: only a strict Classifier refuses, and only a
 // Scan that no pattern of its table's design declares (recorded as its
 // undeclared path); other tables and other operations pass unrecorded.
@@ -189,6 +199,10 @@ func TestClassifier_Before(t *testing.T) {
 		{"strict: a table without a design", true, "Scan", &api.ScanInput{ReadRequest: read("other", "")}, "", ""},
 		{"strict: a Query is not refused", true, "Query", &api.QueryInput{ReadRequest: read("ecommerce", "")}, "", ""},
 		{"strict: a control-plane call", true, "ListTables", &api.ListTablesInput{}, "", ""},
+		{"strict: a PartiQL Scan", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce" WHERE Status = 'open'`), "dynago --design-strict: the design of table ecommerce declares no Scan: add an access pattern, or query by key", "Scan table"},
+		{"strict: a PartiQL Scan of an index", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce"."GSI1"`), "dynago --design-strict: the design of table ecommerce declares no Scan on index GSI1: add an access pattern, or query by key", "Scan GSI1"},
+		{"strict: a PartiQL Query is not refused", true, "ExecuteStatement", statement(t, `SELECT * FROM "ecommerce" WHERE PK = 'x'`), "", ""},
+		{"strict: a PartiQL write is not refused", true, "ExecuteStatement", statement(t, `DELETE FROM "ecommerce" WHERE PK = 'x' AND SK = 'y'`), "", ""},
 	} {
 		tr, err := design.NewTraffic([]*design.Design{d})
 		if err != nil {
