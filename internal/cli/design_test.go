@@ -25,7 +25,7 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "check", hot}, 1, "hotkeys.design.yaml:22:15: error: hot partition key: GSI1PK = ALL_POSTS", "", -1},
 		{[]string{"design", "check", "--format", "json", hot}, 1, `"rule": "hot-keys"`, "", 3},
 		{[]string{"design", "check", "--format", "json", ok}, 0, `"diagnostics": []`, "", 0},
-		{[]string{"design", "worksheet", ok}, 0, "| get-user | Get a user's profile | Base table: PK = `USER#<UserId>`, SK = `PROFILE` |", "", -1},
+		{[]string{"design", "worksheet", ok}, 0, "| get-user | Get a user's profile | `UserId`* | Base table: PK = `USER#<UserId>`, SK = `PROFILE` |", "", -1},
 		{[]string{"design", "worksheet", "../design/check/testdata/syntax.design.yaml"}, 1, "", "(fix the file, then write its worksheet)", -1},
 		{[]string{"design", "check"}, 2, "", "check takes one design file, got 0 arguments", -1},
 		{[]string{"design", "check", "--format", "xml", ok}, 2, "", "--format must be text or json", -1},

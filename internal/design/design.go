@@ -199,6 +199,12 @@ type Pattern struct {
 	Updates []string
 	// Needs are the attributes a read uses (for projections).
 	Needs []string
+	// Given are the values the caller has when it runs the pattern (the
+	// inputs column of the access-pattern chart: given: [orderId]); nil
+	// when the pattern does not say, and every variable of its key is
+	// taken as given. GivenPos is where the list is written.
+	Given    []string
+	GivenPos Pos
 	// Order is ascending (default) or descending; PageSize the items a
 	// page asks for (0: DynamoDB's 1 MB pages).
 	Order    string
@@ -437,6 +443,40 @@ func (p *Pattern) Summary() string {
 		s += ", descending"
 	}
 	return s
+}
+
+// Inputs are the values a caller needs to run p: its given list when it
+// declares one (declared true), else what its key asks for: the
+// variables of a read's key condition, of an UpdateItem's or
+// DeleteItem's table key (a PutItem has none: it is given the whole
+// item). <shard> is no input: the client computes it, or queries each.
+func (d *Design) Inputs(p *Pattern) (names []string, declared bool) {
+	if p.Given != nil {
+		return p.Given, true
+	}
+	add := func(t Template) {
+		for _, v := range t.Vars() {
+			if v != "shard" && !slices.Contains(names, v) {
+				names = append(names, v)
+			}
+		}
+	}
+	if p.Kind == "write" {
+		e := d.Entity(p.Entity)
+		if e != nil && p.Operation != "PutItem" && p.Operation != "" {
+			for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+				t, _, _, _ := e.ValueOf(ka.Name)
+				add(t)
+			}
+		}
+		return names, false
+	}
+	for _, c := range p.Conditions {
+		for _, v := range c.Values {
+			add(v)
+		}
+	}
+	return names, false
 }
 
 // IndexName names the table ("") or an index in reports: table, or the

@@ -503,7 +503,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 
 func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -543,6 +543,23 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt.Entity = p.str(m["entity"], "entity")
 	pt.Updates = p.strings(m["updates"], "updates")
 	pt.Needs = p.strings(m["needs"], "needs")
+	if gn := m["given"]; gn != nil {
+		pt.GivenPos = p.pos(gn)
+		pt.Given = p.strings(gn, "given")
+		if pt.Given == nil {
+			pt.Given = []string{} // given: [] says the caller has nothing
+		}
+		seen := map[string]bool{}
+		for _, g := range pt.Given {
+			switch {
+			case g == "":
+				p.errorf(pt.GivenPos, "pattern %s: given lists names of values (given: [orderId])", pt.ID)
+			case seen[g]:
+				p.errorf(pt.GivenPos, "pattern %s: given names %s twice", pt.ID, g)
+			}
+			seen[g] = true
+		}
+	}
 	pt.Order = p.str(m["order"], "order")
 	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
 		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)

@@ -47,6 +47,7 @@ var Rules = []*Rule{
 	CollectionsRule,
 	LimitsRule,
 	HotKeysRule,
+	InputsRule,
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by

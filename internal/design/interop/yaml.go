@@ -226,6 +226,9 @@ func patternNode(p *design.Pattern) *yaml.Node {
 			put(n, l.name, strList(l.vs))
 		}
 	}
+	if p.Given != nil {
+		put(n, "given", strList(p.Given))
+	}
 	if p.Order != "" {
 		put(n, "order", scalar(p.Order))
 	}
