@@ -39,6 +39,7 @@ func (p *Pass) Reportf(pos design.Pos, sev design.Severity, format string, args 
 var Rules = []*Rule{
 	TemplatesRule,
 	KeyConditionRule,
+	KeyMatchRule,
 	PrefixIsolationRule,
 	SortOrderRule,
 	IndexMembershipRule,
