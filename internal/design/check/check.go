@@ -49,6 +49,7 @@ var Rules = []*Rule{
 	LimitsRule,
 	HotKeysRule,
 	InputsRule,
+	NamesRule,
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by

@@ -1,6 +1,9 @@
 package check
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // closest returns the candidate that name most likely misspells: one
 // equal to it but for case and '_' or '-' (userId, UserId, user_id),
@@ -22,6 +25,22 @@ func closest(name string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// didYouMean is closest's suggestion as a message's tail: " (did you
+// mean UserId?)", or "".
+func didYouMean(name string, candidates []string) string {
+	if c := closest(name, candidates); c != "" {
+		return fmt.Sprintf(" (did you mean %s?)", c)
+	}
+	return ""
+}
+
+// sameName reports whether a and b differ only in case and '_' or '-'
+// (userId, UserId, user_id).
+func sameName(a, b string) bool {
+	fold := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
+	return a != b && fold(a) == fold(b)
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.
