@@ -48,6 +48,7 @@ var Rules = []*Rule{
 	CollectionsRule,
 	LimitsRule,
 	HotKeysRule,
+	TimeBucketRule,
 	InputsRule,
 	NamesRule,
 }
