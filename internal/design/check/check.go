@@ -46,6 +46,7 @@ var Rules = []*Rule{
 	ProjectionRule,
 	WritePathRule,
 	CollectionsRule,
+	CollectionSizeRule,
 	LimitsRule,
 	HotKeysRule,
 	TimeBucketRule,
