@@ -90,6 +90,11 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 		pc.Items = math.Min(pc.Items, math.Max(1, math.Floor(float64(1<<20)/float64(pc.ItemBytes))))
 	}
 	units := ReadUnits(int(math.Ceil(pc.Items * float64(pc.ItemBytes))))
+	if n := d.ShardCount(p); n > 1 && p.Shards == "all" {
+		// A Query of each shard, their pages merged.
+		pc.Items *= float64(n)
+		units *= float64(n)
+	}
 	if pc.Operation == "Scan" && pc.Items == 0 {
 		units = 0 // a Scan of a table whose size the workload does not give
 	}

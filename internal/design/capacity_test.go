@@ -89,3 +89,23 @@ func TestCardinality_FromParents(t *testing.T) {
 		t.Errorf("order-by-id reads %g items, want 1", got)
 	}
 }
+
+// TestPatternCosts_ShardsAll: a read of a key sharded 10 ways that says
+// shards: all is costed at a Query of each shard (ten pages of 100), one
+// that says shards: one at a single Query.
+func TestPatternCosts_ShardsAll(t *testing.T) {
+	d, diags, err := Load("check/testdata/shardedread.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	want := map[string][2]float64{
+		"open-orders-merged":    {1000, 25},
+		"open-orders-one-shard": {100, 2.5},
+		"open-orders":           {100, 2.5},
+	}
+	for _, pc := range d.PatternCosts() {
+		if w, ok := want[pc.ID]; ok && (pc.Items != w[0] || pc.ReadUnits != w[1]) {
+			t.Errorf("%s: %g items, %g RCU; want %g and %g", pc.ID, pc.Items, pc.ReadUnits, w[0], w[1])
+		}
+	}
+}

@@ -209,7 +209,12 @@ type Pattern struct {
 	// page asks for (0: DynamoDB's 1 MB pages).
 	Order    string
 	PageSize int
-	Rate     Rate
+	// Shards says how a read of a write-sharded key covers its shards:
+	// "all" (each request queries every shard and merges their pages,
+	// and is costed at that many queries), "one" (a request reads one
+	// shard; the rate counts shard queries), or "" (not said).
+	Shards string
+	Rate   Rate
 	// Consistent asks for strongly consistent reads (twice the units of
 	// eventually consistent ones); Transaction says the request runs in
 	// TransactGetItems or TransactWriteItems (twice the units again).
@@ -443,6 +448,26 @@ func (p *Pattern) Summary() string {
 		s += ", descending"
 	}
 	return s
+}
+
+// ShardCount is the shard count of the write-sharded key a read
+// queries (<shard> in its key condition, on a key a returned entity
+// shards), or 0.
+func (d *Design) ShardCount(p *Pattern) int {
+	n := 0
+	for _, c := range p.Conditions {
+		if len(c.Values) == 0 || !c.Values[0].Uses("shard") {
+			continue
+		}
+		for _, name := range p.Returns {
+			if e := d.Entity(name); e != nil {
+				if k := e.Key(c.Attr); k != nil && k.Shard != nil {
+					n = max(n, k.Shard.Count)
+				}
+			}
+		}
+	}
+	return n
 }
 
 // Inputs are the values a caller needs to run p: its given list when it

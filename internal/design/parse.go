@@ -503,7 +503,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 
 func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -563,6 +563,15 @@ func (p *parser) pattern(n *yaml.Node, i int) *Pattern {
 	pt.Order = p.str(m["order"], "order")
 	if pt.Order != "" && pt.Order != "ascending" && pt.Order != "descending" {
 		p.errorf(p.pos(m["order"]), "pattern %s: order is ascending or descending, not %q", pt.ID, pt.Order)
+	}
+	if sn := m["shards"]; sn != nil {
+		pt.Shards = p.str(sn, "shards")
+		switch {
+		case pt.Shards != "all" && pt.Shards != "one":
+			p.errorf(p.pos(sn), "pattern %s: shards is all (each request queries every shard and merges) or one (a request reads one shard), not %q", pt.ID, pt.Shards)
+		case pt.Kind == "write":
+			p.errorf(p.pos(sn), "pattern %s: shards says how a read covers a sharded key; a write puts its item in one shard", pt.ID)
+		}
 	}
 	if pn := m["pageSize"]; pn != nil {
 		pt.PageSize = int(p.num(pn, "pageSize"))

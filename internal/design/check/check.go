@@ -50,6 +50,7 @@ var Rules = []*Rule{
 	LimitsRule,
 	HotKeysRule,
 	TimeBucketRule,
+	ShardedReadRule,
 	InputsRule,
 	NamesRule,
 }

@@ -188,6 +188,9 @@ func checkHotReads(pass *Pass, r design.Read) {
 		}
 	}
 	units := design.ReadUnits(min(items*size, 1<<20))
+	if n := d.ShardCount(r.Pattern); n > 1 && r.Pattern.Shards == "all" {
+		share *= float64(n) // every request queries every shard
+	}
 	load := r.Pattern.Rate.Peak * units * share
 	if load <= design.PartitionReadUnits {
 		return

@@ -235,6 +235,9 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	if p.PageSize > 0 {
 		put(n, "pageSize", scalar(strconv.Itoa(p.PageSize)))
 	}
+	if p.Shards != "" {
+		put(n, "shards", scalar(p.Shards))
+	}
 	if p.Rate != (design.Rate{}) {
 		r := flowMap()
 		put(r, "average", numNode(p.Rate.Average))
