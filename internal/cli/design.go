@@ -80,10 +80,14 @@ func newDesignCheckCommand(stdout io.Writer) *cobra.Command {
 		Use:   "check FILE",
 		Short: "Prove every access pattern is a GetItem or Query, and check the design's keys",
 		Long: `Check a design file: every read pattern must resolve to GetItem or Query (never
-a Scan or a filter), entity types must not leak into each other's queries,
-sort keys must order as intended, indexes must hold what their patterns
-need, updates must rewrite every key they change, and partition keys must
-stay under DynamoDB's per-partition limits at the declared peak rates.
+a Scan or a filter) whose key can match the entities it returns and be
+built from what the pattern is given (given: [orderId]); entity types must
+not leak into each other's queries, sort keys must order as intended,
+indexes must hold what their patterns need, updates must rewrite every key
+they change, one key must be spelled one way, partition keys (skewed,
+time-bucketed or sharded) must stay under DynamoDB's per-partition limits
+at the declared peak rates, and item collections under 10 GB on a table
+with a local index.
 
 Prints one line per finding (FILE:LINE:COL: severity: message [rule]) and
 a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
