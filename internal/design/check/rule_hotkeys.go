@@ -146,6 +146,9 @@ func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Ent
 	if shards > 1 {
 		fix = fmt.Sprintf("raise its shard count from %d to at least %d (a read then queries %d keys)", shards, need, need)
 	}
+	if values == 0 {
+		values = int(d.KeyValues(e, conds)) // from parent counts
+	}
 	spread := fmt.Sprintf("takes %s for every %s item", valuesText(values), e.Name)
 	if values == 0 || d.Workload.Skew[variable].Pos.Line > 0 {
 		spread = fmt.Sprintf("gets %.1f%% of the %s writes on its busiest value (workload.skew of %s)", share*100, e.Name, variable)

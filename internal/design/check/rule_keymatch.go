@@ -56,8 +56,12 @@ fix.`,
 // keyMismatch explains why condition c never matches e's key template
 // t, or returns "".
 func keyMismatch(e *design.Entity, c design.Condition, t design.Template) string {
-	// A variable of the entity's that its key is not built from.
+	// A variable of the entity's that its key is not built from (range
+	// bounds are named for what they bound, and compared by skippedLead).
 	for _, v := range c.Values {
+		if c.Op != "=" && c.Op != "begins_with" {
+			break
+		}
 		for _, name := range v.Vars() {
 			if name != "shard" && e.Attribute(name) != nil && !t.Uses(name) {
 				with := "the value it holds"
