@@ -63,20 +63,29 @@ item counts it warns that the limit applies.`,
 			}
 			groups[t.Text] = append(groups[t.Text], e)
 		}
-		var uncounted []string
+		var uncounted, unvalued []string
 		for _, text := range templates {
-			uncounted = append(uncounted, checkCollection(pass, lsis, text, groups[text])...)
+			u, v := checkCollection(pass, lsis, text, groups[text])
+			uncounted, unvalued = append(uncounted, u...), append(unvalued, v...)
 		}
+		var missing []string
 		if len(uncounted) > 0 {
-			pass.Reportf(d.Table.Pos, design.Warning, "with a local index (%s), each partition key's items and their LSI entries are limited to 10 GB: give workload.items for %s to check the largest item collection", indexList(lsis), strings.Join(uncounted, ", "))
+			missing = append(missing, "workload.items for "+strings.Join(uncounted, ", "))
+		}
+		if len(unvalued) > 0 {
+			missing = append(missing, "how many values "+strings.Join(unvalued, ", ")+" take (cardinality:, or a parent entity counted in workload.items)")
+		}
+		if len(missing) > 0 {
+			pass.Reportf(d.Table.Pos, design.Warning, "with a local index (%s), each partition key's items and their LSI entries are limited to 10 GB: to check the largest item collection, give %s", indexList(lsis), strings.Join(missing, ", and "))
 		}
 	},
 }
 
 // checkCollection estimates the largest collection of one partition key
 // template, shared by es, and reports it past the limit; it returns the
-// entities the workload does not count.
-func checkCollection(pass *Pass, lsis []*design.Index, text string, es []*design.Entity) (uncounted []string) {
+// entities the workload does not count, and the key variables whose
+// number of values is unknown.
+func checkCollection(pass *Pass, lsis []*design.Index, text string, es []*design.Entity) (uncounted, unvalued []string) {
 	d := pass.Design
 	pk := d.Table.PartitionKey
 	var total float64
@@ -94,7 +103,11 @@ func checkCollection(pass *Pass, lsis []*design.Index, text string, es []*design
 		_, share, variable := d.Spread(e, conds)
 		if share == 0 {
 			if values == 0 {
-				uncounted = append(uncounted, e.Name+"'s "+strings.Join(conds[0].Values[0].Vars(), ", ")+" values")
+				for _, v := range conds[0].Values[0].Vars() {
+					if d.Cardinality(e, v) == 0 {
+						unvalued = append(unvalued, e.Name+"'s <"+v+">")
+					}
+				}
 				continue
 			}
 			share = 1 / values
@@ -134,7 +147,7 @@ func checkCollection(pass *Pass, lsis []*design.Index, text string, es []*design
 		}
 	}
 	if total <= maxCollectionSize || biggest == nil {
-		return uncounted
+		return uncounted, unvalued
 	}
 	pos := biggest.Pos
 	if k := biggest.Key(pk[0].Name); k != nil {
@@ -150,7 +163,7 @@ func checkCollection(pass *Pass, lsis []*design.Index, text string, es []*design
 	}
 	pass.Reportf(pos, design.Error, "item collection %s = %s (%s) holds about %.1f GB for %s: %s (workload.items and workload.skew); a table with a local index caps each item collection at 10 GB, and writes to a full one fail with ItemCollectionSizeLimitExceededException: make %s a global index (no size limit), or split the collection (a bucket in the partition key)",
 		pk[0].Name, text, strings.Join(names, ", "), total/(1<<30), busiest, strings.Join(parts, ", "), indexList(lsis))
-	return uncounted
+	return uncounted, unvalued
 }
 
 // countText writes an item count for messages: 3.5 M, 50, 1.2 k.
