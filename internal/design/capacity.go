@@ -108,6 +108,9 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 	return pc
 }
 
+// PatternCost is p's capacity (the units of one request, and its rate).
+func (d *Design) PatternCost(p *Pattern) PatternCost { return d.patternCost(p) }
+
 // PatternCosts is every pattern's capacity, in file order.
 func (d *Design) PatternCosts() []PatternCost {
 	var out []PatternCost

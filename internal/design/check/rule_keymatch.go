@@ -41,8 +41,8 @@ fix.`,
 				}
 				for _, c := range slices.Concat(r.PKConds, r.SKConds) {
 					t, _, _, ok := e.ValueOf(c.Attr)
-					if !ok {
-						continue
+					if !ok || c.Op != "=" && design.HasAttr(r.PK, c.Attr) {
+						continue // a partition key range: the key-condition rule's
 					}
 					if msg := keyMismatch(e, c, t); msg != "" {
 						pass.Reportf(r.Pattern.KeyPos, design.Error, "pattern %s: %s", r.Pattern.ID, msg)

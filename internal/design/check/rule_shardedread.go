@@ -39,7 +39,7 @@ the shards' queries, and its order is a shard's).`,
 			case n < 2 && p.Shards != "":
 				pass.Reportf(p.Pos, design.Error, "pattern %s says shards: %s, but its key condition %q reads no sharded key (<shard> on a key with a shard rule)", p.ID, p.Shards, p.KeyCondition)
 			case n >= 2 && p.Shards == "" && (p.Order != "" || p.PageSize > 0):
-				pc := patternCost(d, p)
+				pc := d.PatternCost(p)
 				var what []string
 				if p.Order != "" {
 					what = append(what, "order: "+p.Order)
@@ -52,14 +52,4 @@ the shards' queries, and its order is a shard's).`,
 			}
 		}
 	},
-}
-
-// patternCost is p's capacity as the analyzer computes it.
-func patternCost(d *design.Design, p *design.Pattern) design.PatternCost {
-	for _, pc := range d.PatternCosts() {
-		if pc.ID == p.ID {
-			return pc
-		}
-	}
-	return design.PatternCost{}
 }

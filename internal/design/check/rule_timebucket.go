@@ -60,7 +60,8 @@ func timeVar(d *design.Design, e *design.Entity, pk []design.KeyAttr) string {
 			if _, skewed := d.Workload.Skew[v]; skewed {
 				continue
 			}
-			if a.Type == "timestamp" || a.Type == "epoch" || looksLikeTime(v) || looksLikeBucket(v) {
+			named := (a.Type == "S" || a.Type == "N") && (looksLikeTime(v) || looksLikeBucket(v))
+			if a.Type == "timestamp" || a.Type == "epoch" || named {
 				return v
 			}
 		}
