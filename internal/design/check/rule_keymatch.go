@@ -73,6 +73,20 @@ func keyMismatch(e *design.Entity, c design.Condition, t design.Template) string
 			}
 		}
 	}
+	if c.Op == "=" && c.Values[0].Shape() == t.Shape() {
+		// A variable that is none of the entity's attributes where its
+		// key has another (USER_EMAIL = <Email> on a key built from
+		// <UserId>, for an entity with no Email); a misspelling of the
+		// key's own is the names rule's.
+		for i, p := range c.Values[0].Parts {
+			q := t.Parts[i]
+			if p.Var == "" || p.Var == q.Var || p.Var == "shard" || q.Var == "shard" || e.Attribute(p.Var) != nil || closest(p.Var, []string{q.Var}) != "" {
+				continue
+			}
+			return fmt.Sprintf("%s never finds a %s: %s builds %s = %s from <%s>, and %s has no attribute %s; write <%s> in the key, or build %s from an attribute %s",
+				c, e.Name, e.Name, c.Attr, t, q.Var, e.Name, p.Var, q.Var, c.Attr, p.Var)
+		}
+	}
 	switch c.Op {
 	case "begins_with":
 		if lead := leadingVar(e, t, c.Values[0].Prefix()); lead != "" {
