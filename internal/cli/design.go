@@ -141,7 +141,11 @@ func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "worksheet FILE",
 		Short: "Write the design's entity key table and access-pattern table as Markdown",
-		Args:  oneFile,
+		Long: `Write the design as Markdown in the seeds' worksheet layout: the table and its
+indexes, each entity's key templates, which entities land in each index, and
+the access patterns with their inputs (the pattern's given values, or, marked
+*, the variables of its key when it declares none) and key conditions.`,
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, diags, err := design.Load(args[0])
 			if err != nil {
