@@ -80,10 +80,14 @@ func newDesignCheckCommand(stdout io.Writer) *cobra.Command {
 		Use:   "check FILE",
 		Short: "Prove every access pattern is a GetItem or Query, and check the design's keys",
 		Long: `Check a design file: every read pattern must resolve to GetItem or Query (never
-a Scan or a filter), entity types must not leak into each other's queries,
-sort keys must order as intended, indexes must hold what their patterns
-need, updates must rewrite every key they change, and partition keys must
-stay under DynamoDB's per-partition limits at the declared peak rates.
+a Scan or a filter) whose key can match the entities it returns and be
+built from what the pattern is given (given: [orderId]); entity types must
+not leak into each other's queries, sort keys must order as intended,
+indexes must hold what their patterns need, updates must rewrite every key
+they change, one key must be spelled one way, partition keys (skewed,
+time-bucketed or sharded) must stay under DynamoDB's per-partition limits
+at the declared peak rates, and item collections under 10 GB on a table
+with a local index.
 
 Prints one line per finding (FILE:LINE:COL: severity: message [rule]) and
 a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
@@ -137,7 +141,11 @@ func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "worksheet FILE",
 		Short: "Write the design's entity key table and access-pattern table as Markdown",
-		Args:  oneFile,
+		Long: `Write the design as Markdown in the seeds' worksheet layout: the table and its
+indexes, each entity's key templates, which entities land in each index, and
+the access patterns with their inputs (the pattern's given values, or, marked
+*, the variables of its key when it declares none) and key conditions.`,
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, diags, err := design.Load(args[0])
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The capacity model: the units a request of each pattern takes and how
@@ -89,6 +90,11 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 		pc.Items = math.Min(pc.Items, math.Max(1, math.Floor(float64(1<<20)/float64(pc.ItemBytes))))
 	}
 	units := ReadUnits(int(math.Ceil(pc.Items * float64(pc.ItemBytes))))
+	if n := d.ShardCount(p); n > 1 && p.Shards == "all" {
+		// A Query of each shard, their pages merged.
+		pc.Items *= float64(n)
+		units *= float64(n)
+	}
 	if pc.Operation == "Scan" && pc.Items == 0 {
 		units = 0 // a Scan of a table whose size the workload does not give
 	}
@@ -101,6 +107,9 @@ func (d *Design) patternCost(p *Pattern) PatternCost {
 	pc.ReadUnits = units
 	return pc
 }
+
+// PatternCost is p's capacity (the units of one request, and its rate).
+func (d *Design) PatternCost(p *Pattern) PatternCost { return d.patternCost(p) }
 
 // PatternCosts is every pattern's capacity, in file order.
 func (d *Design) PatternCosts() []PatternCost {
@@ -154,7 +163,7 @@ func (d *Design) itemsPerRead(p *Pattern, op string) float64 {
 			continue
 		}
 		items, ok := d.Workload.Items[name]
-		values, _, _ := d.Spread(e, r.PKConds)
+		values := d.KeyValues(e, r.PKConds)
 		if !ok || values == 0 {
 			n++
 			continue
@@ -234,10 +243,7 @@ func (d *Design) VarSpread(e *Entity, k *Key, v string) (values, hottest float64
 	if a == nil {
 		return 0, 0
 	}
-	n := float64(max(len(a.Values), a.Cardinality))
-	if a.Type == "BOOL" && n == 0 {
-		n = 2
-	}
+	n := d.Cardinality(e, v)
 	sk := d.Workload.Skew[v]
 	switch {
 	case len(sk.Top) > 0:
@@ -258,6 +264,79 @@ func (d *Design) VarSpread(e *Entity, k *Key, v string) (values, hottest float64
 		return n, 1 / n
 	}
 	return 0, 0
+}
+
+// Cardinality is how many values attribute v of e takes (0: unknown):
+// its declared values or cardinality, two for a BOOL, else the item count
+// of v's parent, the entity the workload counts that has one item per
+// value of v: its table key is built from v alone (Customer, PK =
+// CUSTOMER#<customerId>, SK = PROFILE), or it is named for it (Order for
+// orderId, OrderId or order_id). So 1 M customers and 50 M orders make
+// 50 orders a customer.
+func (d *Design) Cardinality(e *Entity, v string) float64 {
+	a := e.Attribute(v)
+	if a == nil {
+		return 0
+	}
+	if n := max(len(a.Values), a.Cardinality); n > 0 {
+		return float64(n)
+	}
+	if a.Type == "BOOL" {
+		return 2
+	}
+	if p := d.parent(v); p != nil {
+		return d.Workload.Items[p.Name]
+	}
+	return 0
+}
+
+// parent returns the counted entity with one item per value of v, or
+// nil (see Cardinality).
+func (d *Design) parent(v string) *Entity {
+	var named *Entity
+	for _, p := range d.Entities {
+		if _, ok := d.Workload.Items[p.Name]; !ok || p.Attribute(v) == nil {
+			continue
+		}
+		var vars []string
+		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+			t, _, _, _ := p.ValueOf(ka.Name)
+			for _, tv := range t.Vars() {
+				if tv != "shard" && !slices.Contains(vars, tv) {
+					vars = append(vars, tv)
+				}
+			}
+		}
+		if len(vars) == 1 && vars[0] == v {
+			return p
+		}
+		id := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(v))
+		if named == nil && id == strings.ToLower(p.Name)+"id" {
+			named = p
+		}
+	}
+	return named
+}
+
+// KeyValues is how many values the templates of conds take for e's
+// items (the product of their variables' cardinalities, a <shard> its
+// count; 0: unknown), as an item collection's count of partition keys.
+func (d *Design) KeyValues(e *Entity, conds []Condition) float64 {
+	n := 1.0
+	for _, c := range conds {
+		if len(c.Values) == 0 {
+			continue
+		}
+		k := e.Key(c.Attr)
+		for _, v := range c.Values[0].Vars() {
+			if v == "shard" && k != nil && k.Shard != nil {
+				n *= float64(k.Shard.Count)
+				continue
+			}
+			n *= d.Cardinality(e, v)
+		}
+	}
+	return n
 }
 
 // harmonic is the generalized harmonic number H(n, s) = sum of k^-s for

@@ -48,3 +48,64 @@ func TestVarSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestCardinality_FromParents: an attribute without declared values
+// takes as many as its parent entity has items (issue 24: 1 M customers
+// and 50 M orders make 50 orders a customer), so a Query of a customer's
+// orders is costed at 50 items, not one, and an order's items at three.
+func TestCardinality_FromParents(t *testing.T) {
+	d, diags, err := Load("../../examples/orders.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	for _, tc := range []struct {
+		entity, attr string
+		want         float64
+	}{
+		{"Order", "customerId", 1e6},    // Customer: PK = CUSTOMER#<customerId>, SK = PROFILE
+		{"OrderItem", "orderId", 50e6},  // Order, named for it
+		{"EmailGuard", "email", 1e6},    // its own key is built from email alone
+		{"Order", "total", 0},           // no parent
+		{"Order", "status", 1},          // declared values
+		{"OrderItem", "itemNo", 0},      // no entity is an Item
+		{"Customer", "customerId", 1e6}, // an entity is its own parent
+	} {
+		if got := d.Cardinality(d.Entity(tc.entity), tc.attr); got != tc.want {
+			t.Errorf("Cardinality(%s, %s) = %g, want %g", tc.entity, tc.attr, got, tc.want)
+		}
+	}
+	// A customer's orders without a page size: 50 a customer, and the
+	// profile.
+	p := &Pattern{ID: "customer-orders", Kind: "read", Returns: []string{"Customer", "Order"}, KeyCondition: "PK = CUSTOMER#<customerId>"}
+	p.Conditions, _ = ParseKeyCondition(p.KeyCondition)
+	if got := d.itemsPerRead(p, "Query"); got != 51 {
+		t.Errorf("customer-orders reads %g items, want 51 (50 orders and the profile)", got)
+	}
+	p.Returns = []string{"Order"}
+	p.KeyCondition = "GSI1PK = ORDER#<orderId>"
+	p.Index = "GSI1"
+	p.Conditions, _ = ParseKeyCondition(p.KeyCondition)
+	if got := d.itemsPerRead(p, "Query"); got != 1 {
+		t.Errorf("order-by-id reads %g items, want 1", got)
+	}
+}
+
+// TestPatternCosts_ShardsAll: a read of a key sharded 10 ways that says
+// shards: all is costed at a Query of each shard (ten pages of 100), one
+// that says shards: one at a single Query.
+func TestPatternCosts_ShardsAll(t *testing.T) {
+	d, diags, err := Load("check/testdata/shardedread.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	want := map[string][2]float64{
+		"open-orders-merged":    {1000, 25},
+		"open-orders-one-shard": {100, 2.5},
+		"open-orders":           {100, 2.5},
+	}
+	for _, pc := range d.PatternCosts() {
+		if w, ok := want[pc.ID]; ok && (pc.Items != w[0] || pc.ReadUnits != w[1]) {
+			t.Errorf("%s: %g items, %g RCU; want %g and %g", pc.ID, pc.Items, pc.ReadUnits, w[0], w[1])
+		}
+	}
+}

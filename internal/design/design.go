@@ -204,11 +204,22 @@ type Pattern struct {
 	Updates []string
 	// Needs are the attributes a read uses (for projections).
 	Needs []string
+	// Given are the values the caller has when it runs the pattern (the
+	// inputs column of the access-pattern chart: given: [orderId]); nil
+	// when the pattern does not say, and every variable of its key is
+	// taken as given. GivenPos is where the list is written.
+	Given    []string
+	GivenPos Pos
 	// Order is ascending (default) or descending; PageSize the items a
 	// page asks for (0: DynamoDB's 1 MB pages).
 	Order    string
 	PageSize int
-	Rate     Rate
+	// Shards says how a read of a write-sharded key covers its shards:
+	// "all" (each request queries every shard and merges their pages,
+	// and is costed at that many queries), "one" (a request reads one
+	// shard; the rate counts shard queries), or "" (not said).
+	Shards string
+	Rate   Rate
 	// Consistent asks for strongly consistent reads (twice the units of
 	// eventually consistent ones); Transaction says the request runs in
 	// TransactGetItems or TransactWriteItems (twice the units again).
@@ -442,6 +453,60 @@ func (p *Pattern) Summary() string {
 		s += ", descending"
 	}
 	return s
+}
+
+// ShardCount is the shard count of the write-sharded key a read
+// queries (<shard> in its key condition, on a key a returned entity
+// shards), or 0.
+func (d *Design) ShardCount(p *Pattern) int {
+	n := 0
+	for _, c := range p.Conditions {
+		if len(c.Values) == 0 || !c.Values[0].Uses("shard") {
+			continue
+		}
+		for _, name := range p.Returns {
+			if e := d.Entity(name); e != nil {
+				if k := e.Key(c.Attr); k != nil && k.Shard != nil {
+					n = max(n, k.Shard.Count)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// Inputs are the values a caller needs to run p: its given list when it
+// declares one (declared true), else what its key asks for: the
+// variables of a read's key condition, of an UpdateItem's or
+// DeleteItem's table key (a PutItem has none: it is given the whole
+// item). <shard> is no input: the client computes it, or queries each.
+func (d *Design) Inputs(p *Pattern) (names []string, declared bool) {
+	if p.Given != nil {
+		return p.Given, true
+	}
+	add := func(t Template) {
+		for _, v := range t.Vars() {
+			if v != "shard" && !slices.Contains(names, v) {
+				names = append(names, v)
+			}
+		}
+	}
+	if p.Kind == "write" {
+		e := d.Entity(p.Entity)
+		if e != nil && p.Operation != "PutItem" && p.Operation != "" {
+			for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+				t, _, _, _ := e.ValueOf(ka.Name)
+				add(t)
+			}
+		}
+		return names, false
+	}
+	for _, c := range p.Conditions {
+		for _, v := range c.Values {
+			add(v)
+		}
+	}
+	return names, false
 }
 
 // IndexName names the table ("") or an index in reports: table, or the

@@ -509,7 +509,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 // pattern written as a PartiQL statement is read against its key schema).
 func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "order", "pageSize", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -528,6 +528,32 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt.Entity = p.str(m["entity"], "entity")
 	pt.Updates = appendNew(pt.Updates, p.strings(m["updates"], "updates"))
 	pt.Needs = appendNew(pt.Needs, p.strings(m["needs"], "needs"))
+	if gn := m["given"]; gn != nil {
+		pt.GivenPos = p.pos(gn)
+		pt.Given = p.strings(gn, "given")
+		if pt.Given == nil {
+			pt.Given = []string{} // given: [] says the caller has nothing
+		}
+		seen := map[string]bool{}
+		for _, g := range pt.Given {
+			switch {
+			case g == "":
+				p.errorf(pt.GivenPos, "pattern %s: given lists names of values (given: [orderId])", pt.ID)
+			case seen[g]:
+				p.errorf(pt.GivenPos, "pattern %s: given names %s twice", pt.ID, g)
+			}
+			seen[g] = true
+		}
+	}
+	if sn := m["shards"]; sn != nil {
+		pt.Shards = p.str(sn, "shards")
+		switch {
+		case pt.Shards != "all" && pt.Shards != "one":
+			p.errorf(p.pos(sn), "pattern %s: shards is all (each request queries every shard and merges) or one (a request reads one shard), not %q", pt.ID, pt.Shards)
+		case pt.Kind == "write":
+			p.errorf(p.pos(sn), "pattern %s: shards says how a read covers a sharded key; a write puts its item in one shard", pt.ID)
+		}
+	}
 	if pn := m["pageSize"]; pn != nil {
 		pt.PageSize = int(p.num(pn, "pageSize"))
 		if pt.PageSize < 1 {

@@ -39,14 +39,20 @@ func (p *Pass) Reportf(pos design.Pos, sev design.Severity, format string, args 
 var Rules = []*Rule{
 	TemplatesRule,
 	KeyConditionRule,
+	KeyMatchRule,
 	PrefixIsolationRule,
 	SortOrderRule,
 	IndexMembershipRule,
 	ProjectionRule,
 	WritePathRule,
 	CollectionsRule,
+	CollectionSizeRule,
 	LimitsRule,
 	HotKeysRule,
+	TimeBucketRule,
+	ShardedReadRule,
+	InputsRule,
+	NamesRule,
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by

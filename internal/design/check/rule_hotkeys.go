@@ -42,7 +42,8 @@ Without rates it warns only.`,
 }
 
 // keyValues returns how many values a partition key of e takes (0:
-// many), and the key's text for messages.
+// many), the key's text for messages, where it is written and its shard
+// count.
 func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos design.Pos, shards int) {
 	n, pos, shards = 1, e.Pos, 1
 	var texts []string
@@ -61,7 +62,7 @@ func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos d
 			a := e.Attribute(v)
 			switch {
 			case a == nil:
-				return 0, "", pos, 1
+				n = 0
 			case len(a.Values) > 0:
 				n *= len(a.Values)
 			case a.Cardinality > 0:
@@ -69,21 +70,16 @@ func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos d
 			case a.Type == "BOOL":
 				n *= 2
 			default:
-				return 0, "", pos, 1
+				n = 0
 			}
 		}
 	}
 	return n, strings.Join(texts, ", "), pos, shards
 }
 
-// checkHotWrites checks e's writes on index against the write limit.
-func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Entity) {
-	d := pass.Design
-	values, text, pos, shards := keyValues(e, pk)
-	if values == 0 {
-		return
-	}
-	var units, peak float64
+// writeLoad is the write units a second e's write patterns put on index
+// at their peak rates, and the writes a second.
+func writeLoad(d *design.Design, index string, e *design.Entity) (units, peak float64) {
 	for _, p := range d.Patterns {
 		if p.Kind != "write" || p.Entity != e.Name || p.Rate.Peak == 0 {
 			continue
@@ -101,21 +97,44 @@ func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Ent
 		units += p.Rate.Peak * u
 		peak += p.Rate.Peak
 	}
-	what := fmt.Sprintf("%s on %s", text, indexLabel(index))
-	if units == 0 {
-		if values <= 4 {
-			pass.Reportf(pos, design.Warning, "%s takes %s for every %s item: declare the write patterns' peak rates to see whether it runs hot (a partition serves 1,000 WCU a second)", what, valuesText(values), e.Name)
-		}
-		return
-	}
-	// The busiest value's share: even over the values, unless the
-	// workload's skew says otherwise (as dynago design analyze computes it).
+	return units, peak
+}
+
+// keyConds are the equalities that bind e's partition key pk to its own
+// templates, for design.Spread.
+func keyConds(e *design.Entity, pk []design.KeyAttr) []design.Condition {
 	var conds []design.Condition
 	for _, ka := range pk {
 		t, _, _, _ := e.ValueOf(ka.Name)
 		conds = append(conds, design.Condition{Attr: ka.Name, Op: "=", Values: []design.Template{t}})
 	}
-	_, share, _ := d.Spread(e, conds)
+	return conds
+}
+
+// checkHotWrites checks e's writes on index against the write limit. The
+// busiest value's share is even over the key's values unless the
+// workload's skew says otherwise, as dynago design analyze computes it:
+// a key of unbounded values runs hot only when skewed. A key bucketed by
+// time is the time-bucket rule's.
+func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Entity) {
+	d := pass.Design
+	if timeVar(d, e, pk) != "" {
+		return
+	}
+	values, text, pos, shards := keyValues(e, pk)
+	conds := keyConds(e, pk)
+	_, share, variable := d.Spread(e, conds)
+	if values == 0 && share == 0 {
+		return
+	}
+	units, peak := writeLoad(d, index, e)
+	what := fmt.Sprintf("%s on %s", text, indexLabel(index))
+	if units == 0 {
+		if values > 0 && values <= 4 {
+			pass.Reportf(pos, design.Warning, "%s takes %s for every %s item: declare the write patterns' peak rates to see whether it runs hot (a partition serves 1,000 WCU a second)", what, valuesText(values), e.Name)
+		}
+		return
+	}
 	load := units * share
 	if load <= design.PartitionWriteUnits {
 		return
@@ -127,41 +146,42 @@ func checkHotWrites(pass *Pass, index string, pk []design.KeyAttr, e *design.Ent
 	if shards > 1 {
 		fix = fmt.Sprintf("raise its shard count from %d to at least %d (a read then queries %d keys)", shards, need, need)
 	}
-	pass.Reportf(pos, design.Error, "hot partition key: %s takes %s for every %s item; at the declared peak (%g writes a second, %.0f WCU) the busiest value takes %.0f WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
-		what, valuesText(values), e.Name, peak, units, load, load/design.PartitionWriteUnits, fix)
+	if values == 0 {
+		values = int(d.KeyValues(e, conds)) // from parent counts
+	}
+	spread := fmt.Sprintf("takes %s for every %s item", valuesText(values), e.Name)
+	if values == 0 || d.Workload.Skew[variable].Pos.Line > 0 {
+		spread = fmt.Sprintf("gets %.1f%% of the %s writes on its busiest value (workload.skew of %s)", share*100, e.Name, variable)
+	}
+	pass.Reportf(pos, design.Error, "hot partition key: %s %s; at the declared peak (%g writes a second, %.0f WCU) the busiest value takes %.0f WCU a second, %.1f× the 1,000 WCU a partition serves: %s",
+		what, spread, peak, units, load, load/design.PartitionWriteUnits, fix)
 }
 
 // checkHotReads checks a read pattern's load on the partition key value
-// it queries.
+// it queries: the busiest value's share of its requests comes from the
+// queried template's variables through the entity it returns, skew
+// included, as dynago design analyze computes it.
 func checkHotReads(pass *Pass, r design.Read) {
 	d := pass.Design
 	if r.Pattern.Rate.Peak == 0 || len(r.PKConds) == 0 {
 		return
 	}
-	// How many values the queried key takes: its template's variables,
-	// through any returned entity's attributes.
-	values := 1
-	for _, c := range r.PKConds {
-		for _, v := range c.Values[0].Vars() {
-			n := 0
-			for _, name := range r.Pattern.Returns {
-				if e := d.Entity(name); e != nil {
-					if a := e.Attribute(v); a != nil {
-						n = max(n, len(a.Values), a.Cardinality)
-					}
-				}
-			}
-			if n == 0 {
-				return
-			}
-			values *= n
-		}
-	}
+	var owner *design.Entity
 	size := 0
 	for _, name := range r.Pattern.Returns {
 		if e := d.Entity(name); e != nil {
 			size = max(size, d.ProjectedSize(e, r.Index))
+			if owner == nil && d.MatchEntity(r, e) != design.Never {
+				owner = e
+			}
 		}
+	}
+	if owner == nil {
+		return
+	}
+	values, share, variable := d.Spread(owner, r.PKConds)
+	if share == 0 {
+		return // unbounded values, none skewed
 	}
 	items := r.Pattern.PageSize
 	if items == 0 || r.Pattern.Operation == "GetItem" {
@@ -171,13 +191,20 @@ func checkHotReads(pass *Pass, r design.Read) {
 		}
 	}
 	units := design.ReadUnits(min(items*size, 1<<20))
-	load := r.Pattern.Rate.Peak * units / float64(values)
+	if n := d.ShardCount(r.Pattern); n > 1 && r.Pattern.Shards == "all" {
+		share *= float64(n) // every request queries every shard
+	}
+	load := r.Pattern.Rate.Peak * units * share
 	if load <= design.PartitionReadUnits {
 		return
 	}
 	shards := int(math.Ceil(load / design.PartitionReadUnits))
-	pass.Reportf(r.Pattern.Pos, design.Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so each value takes %.0f RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
-		r.Pattern.ID, condText(r.PKConds), valuesText(values), r.Pattern.Rate.Peak, units, load, load/design.PartitionReadUnits, shards)
+	spread := valuesText(int(values))
+	if values == 0 || d.Workload.Skew[variable].Pos.Line > 0 {
+		spread = fmt.Sprintf("%.1f%% of them on its busiest value, by workload.skew of %s", share*100, variable)
+	}
+	pass.Reportf(r.Pattern.Pos, design.Error, "hot partition key: pattern %s reads %s (%s) at %g a second, %g RCU each, so the busiest value takes %.0f RCU a second, %.1f× the 3,000 RCU a partition serves: cache it, or spread it over at least %d keys",
+		r.Pattern.ID, condText(r.PKConds), spread, r.Pattern.Rate.Peak, units, load, load/design.PartitionReadUnits, shards)
 }
 
 func valuesText(n int) string {

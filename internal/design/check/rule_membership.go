@@ -54,10 +54,6 @@ GSIs or 5 LSIs (DynamoDB's limits).`,
 		if lsis > 5 {
 			pass.Reportf(d.Table.Pos, design.Error, "%d LSIs: DynamoDB allows 5 a table", lsis)
 		}
-		if lsis > 0 {
-			// LSIs cap each item collection at 10 GB.
-			pass.Reportf(d.Table.Pos, design.Warning, "with a local index, each partition key's items (table and LSI entries) are limited to 10 GB")
-		}
 		for _, e := range d.Entities {
 			for _, k := range e.Keys {
 				if k.Sparse {

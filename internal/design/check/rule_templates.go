@@ -99,11 +99,11 @@ existing entities and indexes.`,
 						continue
 					}
 					if e.Attribute(v) == nil {
-						pass.Reportf(k.Pos, design.Error, "entity %s: %s uses <%s>, which is not one of its attributes", e.Name, k.Attr, v)
+						pass.Reportf(k.Pos, design.Error, "entity %s: %s uses <%s>, which is not one of its attributes%s", e.Name, k.Attr, v, didYouMean("<"+v+">", varNames(e)))
 					}
 				}
 				if k.Shard != nil && e.Attribute(k.Shard.By) == nil {
-					pass.Reportf(k.Pos, design.Error, "entity %s: %s is sharded by %s, which is not one of its attributes", e.Name, k.Attr, k.Shard.By)
+					pass.Reportf(k.Pos, design.Error, "entity %s: %s is sharded by %s, which is not one of its attributes%s", e.Name, k.Attr, k.Shard.By, didYouMean(k.Shard.By, attrNames(e)))
 				}
 				for _, part := range k.Template.Parts {
 					if a := e.Attribute(part.Var); a != nil && part.Width > 0 && a.Type != "N" && a.Type != "epoch" {
@@ -130,12 +130,46 @@ existing entities and indexes.`,
 		for _, p := range d.Patterns {
 			for _, name := range slices.Concat(p.Returns, []string{p.Entity}) {
 				if name != "" && d.Entity(name) == nil {
-					pass.Reportf(p.Pos, design.Error, "pattern %s names entity %s, which the design does not declare", p.ID, name)
+					pass.Reportf(p.Pos, design.Error, "pattern %s names entity %s, which the design does not declare%s", p.ID, name, didYouMean(name, entityNames(d)))
 				}
 			}
 			if p.Index != "" && d.Index(p.Index) == nil {
-				pass.Reportf(p.Pos, design.Error, "pattern %s reads index %s, which the table does not declare", p.ID, p.Index)
+				pass.Reportf(p.Pos, design.Error, "pattern %s reads index %s, which the table does not declare%s", p.ID, p.Index, didYouMean(p.Index, indexNames(d)))
 			}
 		}
 	},
+}
+
+// attrNames are e's attribute names.
+func attrNames(e *design.Entity) []string {
+	var out []string
+	for _, a := range e.Attributes {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// varNames are e's attribute names as template variables, <Name>.
+func varNames(e *design.Entity) []string {
+	out := attrNames(e)
+	for i, n := range out {
+		out[i] = "<" + n + ">"
+	}
+	return out
+}
+
+func entityNames(d *design.Design) []string {
+	var out []string
+	for _, e := range d.Entities {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func indexNames(d *design.Design) []string {
+	var out []string
+	for _, ix := range d.Table.Indexes {
+		out = append(out, ix.Name)
+	}
+	return out
 }

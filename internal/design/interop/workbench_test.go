@@ -56,7 +56,7 @@ func summary(d *design.Design, workbench bool) []string {
 		return out
 	}
 	for _, p := range d.Patterns {
-		out = append(out, fmt.Sprintf("pattern %s %q %s %s %s %q %v %s %v %v %s %d %v %v %v", p.ID, p.Description, p.Kind, p.Operation, p.Index, p.KeyCondition, p.Returns, p.Entity, p.Updates, p.Needs, p.Order, p.PageSize, p.Rate, p.Consistent, p.Transaction))
+		out = append(out, fmt.Sprintf("pattern %s %q %s %s %s %q %v %s %v %v given %#v %s %d shards %s %v %v %v", p.ID, p.Description, p.Kind, p.Operation, p.Index, p.KeyCondition, p.Returns, p.Entity, p.Updates, p.Needs, p.Given, p.Order, p.PageSize, p.Shards, p.Rate, p.Consistent, p.Transaction))
 	}
 	out = append(out, fmt.Sprintf("workload items %v", d.Workload.Items))
 	for name, sk := range d.Workload.Skew {

@@ -86,13 +86,34 @@ func Worksheet(w io.Writer, d *design.Design) error {
 			fmt.Fprintf(&b, "| %s | %s |\n", ix.Name, cell(strings.Join(in, "; ")))
 		}
 	}
-	b.WriteString("\n## Access patterns\n\n| # | Access pattern | Table or index key condition |\n|---|---|---|\n")
+	// The access-pattern table with the chart's inputs column: what
+	// the caller has (given), else what the key asks for.
+	b.WriteString("\n## Access patterns\n\n| # | Access pattern | Inputs | Table or index key condition |\n|---|---|---|---|\n")
+	inferred := false
 	for _, p := range d.Patterns {
 		desc := p.Description
 		if desc == "" {
 			desc = p.ID
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.ID, cell(desc), cell(p.Summary()))
+		names, declared := d.Inputs(p)
+		in := make([]string, len(names))
+		for i, n := range names {
+			in[i] = "`" + n + "`"
+		}
+		inputs := strings.Join(in, ", ")
+		switch {
+		case !declared && p.Kind == "write" && (p.Operation == "PutItem" || p.Operation == ""):
+			inputs = "the whole " + p.Entity
+		case len(names) == 0:
+			inputs = "none"
+		case !declared:
+			inputs += "*"
+			inferred = true
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", p.ID, cell(desc), cell(inputs), cell(p.Summary()))
+	}
+	if inferred {
+		b.WriteString("\n\\* inputs the pattern does not declare (`given`), read from its key.\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -226,11 +226,17 @@ func patternNode(p *design.Pattern) *yaml.Node {
 			put(n, l.name, strList(l.vs))
 		}
 	}
+	if p.Given != nil {
+		put(n, "given", strList(p.Given))
+	}
 	if p.Order != "" {
 		put(n, "order", scalar(p.Order))
 	}
 	if p.PageSize > 0 {
 		put(n, "pageSize", scalar(strconv.Itoa(p.PageSize)))
+	}
+	if p.Shards != "" {
+		put(n, "shards", scalar(p.Shards))
 	}
 	if p.Rate != (design.Rate{}) {
 		r := flowMap()
