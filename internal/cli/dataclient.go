@@ -62,34 +62,18 @@ type dataClient struct {
 func (c dataClient) close() { c.transport.CloseIdleConnections() }
 
 // newDataClient builds the client for endpoint (see endpointHelp) with
-// the SDK's usual configuration chain (awsConfig). For a loopback
-// endpoint the EC2 instance metadata service is not asked, and when the
-// chain finds no credentials dummy ones are used, so that loading into a
-// local dynago needs no setup. conns is the number of concurrent
-// requests to keep connections for.
+// the SDK's usual configuration chain (endpointConfig). conns is the
+// number of concurrent requests to keep connections for.
 func newDataClient(ctx context.Context, endpoint string, conns int) (dataClient, error) {
-	var lo []func(*config.LoadOptions) error
-	loopback := false
 	if endpoint != "" {
 		u, err := url.Parse(endpoint)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return dataClient{}, usageError{fmt.Errorf("--endpoint must be an http(s) URL or \"\", not %q", endpoint)}
 		}
-		loopback = isLoopbackHost(u.Hostname())
-		if loopback {
-			lo = append(lo, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
-		}
 	}
-	cfg, err := awsConfig(ctx, lo...)
+	cfg, err := endpointConfig(ctx, endpoint)
 	if err != nil {
 		return dataClient{}, err
-	}
-	if loopback {
-		if cfg.Credentials == nil {
-			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
-		} else if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
-			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
-		}
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = conns + 2
@@ -108,6 +92,35 @@ func newDataClient(ctx context.Context, endpoint string, conns int) (dataClient,
 		cfg.BaseEndpoint = aws.String(endpoint)
 	}
 	return dataClient{Client: dynamodb.NewFromConfig(cfg), transport: tr}, nil
+}
+
+// endpointConfig loads the SDK's configuration chain (awsConfig) for a
+// client of endpoint (a checked http(s) URL, or "" for AWS). For a
+// loopback endpoint the EC2 instance metadata service is not asked, and
+// when the chain finds no credentials dummy ones are used, so that a
+// command pointed at a local dynago needs no AWS setup (and does not wait
+// on a metadata service that is not there).
+func endpointConfig(ctx context.Context, endpoint string) (aws.Config, error) {
+	var lo []func(*config.LoadOptions) error
+	loopback := false
+	if u, err := url.Parse(endpoint); endpoint != "" && err == nil {
+		loopback = isLoopbackHost(u.Hostname())
+	}
+	if loopback {
+		lo = append(lo, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	cfg, err := awsConfig(ctx, lo...)
+	if err != nil {
+		return cfg, err
+	}
+	if loopback {
+		if cfg.Credentials == nil {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
+		} else if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
+		}
+	}
+	return cfg, nil
 }
 
 // isLoopbackHost reports whether host is localhost or a loopback address.

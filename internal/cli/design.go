@@ -122,8 +122,9 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 					return err
 				}
 			} else {
+				width := terminalWidth(stdout)
 				for _, dg := range diags {
-					fmt.Fprintln(stdout, dg)
+					fmt.Fprintln(stdout, wrap(dg.String(), width, "    "))
 				}
 				fmt.Fprintf(stdout, "%s: %s, %s (%s, %s)\n", args[0], count(errs, "error"), count(warns, "warning"), count(len(d.Entities), "entity"), count(len(d.Patterns), "access pattern"))
 			}
@@ -184,11 +185,11 @@ design does not pass check first. At an --endpoint the table is deleted
 after the run unless --keep; an existing table is never touched.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDesign(cmd.Context(), o, args[0], stdout)
+			return runDesign(cmd.Context(), o, args[0], stdout, cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.endpoint, "endpoint", "", "run against this DynamoDB endpoint instead of an in-process dynago (credentials and region from the AWS environment)")
+	f.StringVar(&o.endpoint, "endpoint", "", "run against this DynamoDB endpoint instead of an in-process dynago (credentials and region from the AWS environment; dummy credentials for a loopback endpoint when none are set)")
 	f.StringVar(&o.table, "table", "", "the table name to create (default: the design's)")
 	f.IntVar(&o.items, "items", 6, "items to generate per entity, 1 to 1000")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
@@ -196,7 +197,7 @@ after the run unless --keep; an existing table is never touched.`,
 	return cmd
 }
 
-func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.Writer) error {
+func runDesign(ctx context.Context, o designRunOptions, file string, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -228,6 +229,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 		return errFindings{errs}
 	}
 	endpoint, where := o.endpoint, o.endpoint
+	var progress io.Writer // at an endpoint, each step can take seconds
 	opts := dynamodb.Options{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("dynago", "dynago", "")}
 	if endpoint == "" {
 		srv, err := inproc.Start(inproc.Options{})
@@ -240,11 +242,12 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 		if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return usageError{fmt.Errorf("--endpoint must be an http(s) URL, not %q", endpoint)}
 		}
-		cfg, err := awsConfig(ctx)
+		cfg, err := endpointConfig(ctx, endpoint)
 		if err != nil {
 			return err
 		}
 		opts = dynamodb.Options{Region: cfg.Region, Credentials: cfg.Credentials}
+		progress = stderr
 	}
 	opts.BaseEndpoint = aws.String(endpoint)
 	// A request that gets no answer fails within 20 s instead of
@@ -253,7 +256,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout io.W
 	opts.RetryMaxAttempts = 2
 	client := dynamodb.New(opts)
 	table := cmpOr(o.table, d.Table.Name)
-	results, created, err := run.Run(ctx, d, client, run.Options{TableName: table, ItemsPerEntity: o.items})
+	results, created, err := run.Run(ctx, d, client, run.Options{TableName: table, ItemsPerEntity: o.items, Progress: progress})
 	if o.endpoint != "" && !o.keep && created {
 		// Leave nothing behind at an endpoint that bills for it, and
 		// delete only the table this run created.

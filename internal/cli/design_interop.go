@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/check"
 	"github.com/dynago/dynago/internal/design/gengo"
 	"github.com/dynago/dynago/internal/design/interop"
 )
@@ -49,6 +50,7 @@ its peak rates.`,
 			if err != nil {
 				return err
 			}
+			warnFindings(cmd.ErrOrStderr(), d, "exported")
 			var raw []byte
 			switch format {
 			case "cloudformation":
@@ -195,6 +197,7 @@ name); --out FILE writes it there instead of stdout.`,
 			if err != nil {
 				return err
 			}
+			warnFindings(cmd.ErrOrStderr(), d, "generated")
 			name := pkg
 			if name == "" {
 				name = gengo.PackageName(d.Table.Name)
@@ -222,6 +225,21 @@ name); --out FILE writes it there instead of stdout.`,
 	cmd.Flags().StringVar(&pkg, "package", "", "the Go package name (default: the table name, lower-case)")
 	cmd.Flags().StringVar(&out, "out", "", "write the code to this file instead of stdout")
 	return cmd
+}
+
+// warnFindings tells stderr when d, which parsed, has check errors: the
+// command goes on (what it writes follows the design as written, done
+// says how), but the user should know before relying on it.
+func warnFindings(stderr io.Writer, d *design.Design, done string) {
+	errs := 0
+	for _, dg := range check.Check(d, check.Rules) {
+		if dg.Severity == design.Error {
+			errs++
+		}
+	}
+	if errs > 0 {
+		fmt.Fprintf(stderr, "warning: %s has %s (dynago design check %s): %s as written\n", d.File, count(errs, "error"), d.File, done)
+	}
 }
 
 // loadDesign loads a design file for a command that needs it whole: its

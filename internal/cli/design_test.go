@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/inproc"
 )
 
 // TestDesignCommands: check exits 0 on a clean design and 1 with its
@@ -104,6 +107,61 @@ func TestDesignRun(t *testing.T) {
 	for _, args := range [][]string{{"design", "run", "--items", "0", "x"}, {"design", "run", "--endpoint", "localhost:8000", "../design/check/testdata/ok.design.yaml"}} {
 		if code := Main(args, &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestDesignRun_Endpoint: design run --endpoint at a local dynago needs
+// no AWS setup (with no credentials anywhere, dummy ones are used and the
+// EC2 instance metadata service is not asked: here it points at a closed
+// port, which the SDK's chain would otherwise fail on), says each step on
+// stderr, and deletes the table it made.
+func TestDesignRun_Endpoint(t *testing.T) {
+	srv, err := inproc.Start(inproc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "",
+		"AWS_CONFIG_FILE": os.DevNull, "AWS_SHARED_CREDENTIALS_FILE": os.DevNull,
+		"AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:1", "AWS_EC2_METADATA_DISABLED": "",
+	} {
+		t.Setenv(k, v)
+	}
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"design", "run", "--endpoint", srv.Endpoint(), "../design/check/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{"creating table ", "waiting for table ", " is ACTIVE after ", "writing 8 generated items", "running 3 read patterns"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), "3 read patterns, 0 did not hold") {
+		t.Errorf("stdout: %s", out.String())
+	}
+}
+
+// TestDesignExportGenGo_Warnings: export and gen-go write what a design
+// with check errors says, and warn on stderr that it has them; a clean
+// design gets no warning.
+func TestDesignExportGenGo_Warnings(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		warn string
+	}{
+		{[]string{"design", "gen-go", "../design/check/testdata/hotkeys.design.yaml"}, "hotkeys.design.yaml has 3 errors (dynago design check ../design/check/testdata/hotkeys.design.yaml): generated as written"},
+		{[]string{"design", "export", "--format", "terraform", "../design/check/testdata/hotkeys.design.yaml"}, "has 3 errors (dynago design check ../design/check/testdata/hotkeys.design.yaml): exported as written"},
+		{[]string{"design", "gen-go", "../design/check/testdata/ok.design.yaml"}, ""},
+		{[]string{"design", "export", "../design/check/testdata/ok.design.yaml"}, ""},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Main(tc.args, &out, &errOut); code != 0 || out.Len() == 0 {
+			t.Errorf("%v: exit %d, %d bytes written: %s", tc.args, code, out.Len(), errOut.String())
+		}
+		if got := errOut.String(); (tc.warn == "") != (got == "") || !strings.Contains(got, tc.warn) {
+			t.Errorf("%v: stderr %q, want %q", tc.args, got, tc.warn)
 		}
 	}
 }

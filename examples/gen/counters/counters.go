@@ -335,3 +335,32 @@ func (c *Client) PutCounter(ctx context.Context, x Counter) error {
 	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String(c.Table), Item: x.Item()}}}})
 	return err
 }
+
+// AllCounters: Base table: Scan (Scan). It yields every item it reads, page by page, each decoded
+// by its entity.
+//
+// A Scan reads the whole table, so its cost grows with the table: dynago design
+// check reports it as an error. Prefer a Query on an index whose key holds what
+// the pattern looks for.
+func (c *Client) AllCounters(ctx context.Context) iter.Seq2[Item, error] {
+	return func(yield func(Item, error) bool) {
+		in := &dynamodb.ScanInput{TableName: aws.String(c.Table)}
+		for {
+			out, err := c.DB.Scan(ctx, in)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, item := range out.Items {
+				x, err := Decode(item)
+				if !yield(x, err) || err != nil {
+					return
+				}
+			}
+			if out.LastEvaluatedKey == nil {
+				return
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	}
+}

@@ -45,10 +45,15 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 
+	rated := false
 	for _, pc := range a.Patterns {
 		if pc.Operation == "Scan" && pc.Items == 0 {
 			fmt.Fprintf(&b, "note: pattern %s is a Scan of a table whose item counts the workload section does not give: costed at 0\n", pc.ID)
 		}
+		rated = rated || pc.Rate.Average > 0 || pc.Rate.Peak > 0
+	}
+	if !rated && len(a.Patterns) > 0 {
+		b.WriteString("note: no pattern declares a rate (rate: {average: N, peak: M}, requests a second), so the request costs below are 0: give the patterns their rates to cost the design\n")
 	}
 	c := a.Cost
 	fmt.Fprintf(&b, "\nMonthly cost (%s)\n", c.Currency)

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +56,18 @@ type Options struct {
 	// ItemsPerEntity is how many items to generate for each entity
 	// (default 6).
 	ItemsPerEntity int
+	// Progress, when not nil, gets a line for each step of the run
+	// (creating the table, waiting for it to be ACTIVE, writing the
+	// items, running the patterns), for a remote endpoint where each can
+	// take seconds.
+	Progress io.Writer
+}
+
+// say writes one progress line, when asked for them.
+func (o Options) say(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
 }
 
 // Run creates the design's table through c (which must not exist yet),
@@ -66,12 +79,14 @@ type Options struct {
 // table could not be created, an item not written).
 func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options) (results []Result, created bool, err error) {
 	table := cmpOr(opts.TableName, d.Table.Name)
-	created, err = createTable(ctx, d, c, table)
+	created, err = createTable(ctx, d, c, table, opts)
 	if err != nil {
 		return nil, created, err
 	}
 	items := sample.Generate(d, max(opts.ItemsPerEntity, 6))
 	r := &runner{d: d, c: c, table: table, items: items, owner: map[string]*design.Entity{}}
+	start := time.Now()
+	opts.say("writing %d generated items", len(items))
 	for _, it := range items {
 		av := attributeValues(it)
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
@@ -79,10 +94,14 @@ func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options
 		}
 		r.owner[sample.TableKey(d, it.Attrs)] = it.Entity
 	}
+	var reads []*design.Pattern
 	for _, p := range d.Patterns {
-		if p.Kind != "read" {
-			continue
+		if p.Kind == "read" {
+			reads = append(reads, p)
 		}
+	}
+	opts.say("wrote %d items in %s; running %d read patterns", len(items), time.Since(start).Round(time.Millisecond), len(reads))
+	for _, p := range reads {
 		results = append(results, r.runPattern(ctx, p))
 	}
 	return results, true, nil
@@ -99,11 +118,11 @@ func cmpOr(a, b string) string {
 // waits until it is ACTIVE; created says CreateTable succeeded (false
 // when the table already existed: it is left as it is).
 func CreateTable(ctx context.Context, d *design.Design, c *dynamodb.Client, table string) (created bool, err error) {
-	return createTable(ctx, d, c, table)
+	return createTable(ctx, d, c, table, Options{})
 }
 
-// createTable is CreateTable.
-func createTable(ctx context.Context, d *design.Design, c *dynamodb.Client, table string) (created bool, err error) {
+// createTable is CreateTable, saying each step to opts.Progress.
+func createTable(ctx context.Context, d *design.Design, c *dynamodb.Client, table string, opts Options) (created bool, err error) {
 	schema := func(pk, sk []design.KeyAttr) []types.KeySchemaElement {
 		var ks []types.KeySchemaElement
 		for _, k := range pk {
@@ -141,6 +160,7 @@ func createTable(ctx context.Context, d *design.Design, c *dynamodb.Client, tabl
 	for _, k := range d.AttributeDefinitions() {
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.Name), AttributeType: types.ScalarAttributeType(k.Type)})
 	}
+	opts.say("creating table %s", table)
 	if _, err := c.CreateTable(ctx, in); err != nil {
 		var inUse *types.ResourceInUseException
 		if errors.As(err, &inUse) {
@@ -152,9 +172,12 @@ func createTable(ctx context.Context, d *design.Design, c *dynamodb.Client, tabl
 		o.MinDelay = 100 * time.Millisecond
 		o.MaxDelay = time.Second
 	})
+	opts.say("waiting for table %s to be ACTIVE", table)
+	start := time.Now()
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
 		return true, fmt.Errorf("waiting for table %s: %w", table, err)
 	}
+	opts.say("table %s is ACTIVE after %s", table, time.Since(start).Round(time.Millisecond))
 	return true, nil
 }
 
