@@ -1000,6 +1000,66 @@ for m in ("KeySchema", "AttributeDefinitions", "CreationDateTime", "GlobalSecond
     assert m not in d, (m, d)
 ' delete-table --table-name "$F"
 
+# ------------------------------------------------------------------ PartiQL
+# execute-statement, batch-execute-statement and execute-transaction on movies
+# from ../shared/data/moviedata.json (year, title). Sources: the developer
+# guide's PartiQL pages (ql-reference.select.html, ql-reference.insert.html,
+# ql-reference.multiplestatements.batching.html,
+# ql-reference.multiplestatements.transactions.html), the API references of the
+# three operations, and the captures in ../shared/conformance/tests/tier2/partiql.
+MV="compat-cli-$RUN-movies"
+TABLES+=("$MV")
+call "create-table $MV" create-table --table-name "$MV" \
+  --key-schema '[{"AttributeName":"year","KeyType":"HASH"},{"AttributeName":"title","KeyType":"RANGE"}]' \
+  --attribute-definitions '[{"AttributeName":"year","AttributeType":"N"},{"AttributeName":"title","AttributeType":"S"}]' \
+  --billing-mode PAY_PER_REQUEST && wait_active "$MV"
+MOVIES_JSON=${MOVIES_JSON:-$HERE/../../../shared/data/moviedata.json}
+if [ -f "$MOVIES_JSON" ]; then
+  "$PY" - "$MOVIES_JSON" "$MV" >"$TMP/movies-1985.json" <<'EOF'
+import json, sys
+movies = [m for m in json.load(open(sys.argv[1])) if m["year"] == 1985][:25]
+print(json.dumps({sys.argv[2]: [{"PutRequest": {"Item": {"year": {"N": str(m["year"])}, "title": {"S": m["title"]}}}}
+                                 for m in movies]}))
+EOF
+else
+  # Outside the project's work tree: three of the 1985 movies, by hand.
+  printf '{"%s":[%s]}' "$MV" '{"PutRequest":{"Item":{"year":{"N":"1985"},"title":{"S":"Back to the Future"}}}},{"PutRequest":{"Item":{"year":{"N":"1985"},"title":{"S":"Brazil"}}}},{"PutRequest":{"Item":{"year":{"N":"1985"},"title":{"S":"The Breakfast Club"}}}}' >"$TMP/movies-1985.json"
+fi
+call "batch-write-item the 1985 movies" batch-write-item --request-items "file://$TMP/movies-1985.json"
+call "query: 1985 titles starting with B" query --table-name "$MV" --key-condition-expression '#y = :y AND begins_with(title, :b)' \
+  --expression-attribute-names '{"#y":"year"}' --expression-attribute-values '{":y":{"N":"1985"},":b":{"S":"B"}}' \
+  && printf '%s' "$OUT" >"$TMP/pq-want.json"
+export PQ_WANT="$TMP/pq-want.json"
+call_check "execute-statement: SELECT by year and title prefix answers the Query's items (the issue's new-user statement)" '
+want = json.load(open(environ["PQ_WANT"]))["Items"]
+assert len(want) >= 2, want
+assert r["Items"] == want, (r["Items"], want)
+' execute-statement --statement "SELECT * FROM \"$MV\" WHERE \"year\" = 1985 AND begins_with(\"title\", 'B')"
+call_check "execute-statement: parameters and a projection" '
+assert r["Items"] == [{"title": {"S": "Back to the Future"}}], r
+' execute-statement --statement "SELECT title FROM \"$MV\" WHERE \"year\" = ? AND title = ?" \
+  --parameters '[{"N":"1985"},{"S":"Back to the Future"}]'
+call "execute-statement: INSERT" execute-statement --statement "INSERT INTO \"$MV\" VALUE {'year': 1985, 'title': 'A New Film', 'rating': 7.5}"
+expect_error "execute-statement: a second INSERT of the key (conformance executeStatement.test.ts)" DuplicateItemException "" \
+  execute-statement --statement "INSERT INTO \"$MV\" VALUE {'year': 1985, 'title': 'A New Film'}"
+call_check "execute-statement: UPDATE ... RETURNING MODIFIED NEW *" '
+assert r["Items"] == [{"rating": {"N": "8"}}], r
+' execute-statement --statement "UPDATE \"$MV\" SET rating = 8 WHERE \"year\" = 1985 AND title = 'A New Film' RETURNING MODIFIED NEW *"
+expect_error "execute-statement: UPDATE of an absent movie is not an upsert (conformance fromFirstUpdate.test.ts)" ConditionalCheckFailedException "" \
+  execute-statement --statement "UPDATE \"$MV\" SET rating = 1 WHERE \"year\" = 1985 AND title = 'No Such Film'"
+printf '[{"Statement":"SELECT rating FROM \\"%s\\" WHERE \\"year\\" = 1985 AND title = ?","Parameters":[{"S":"A New Film"}]},{"Statement":"SELECT * FROM \\"%s-nope\\" WHERE \\"year\\" = 1985 AND title = ?","Parameters":[{"S":"x"}]}]' "$MV" "$MV" >"$TMP/pq-batch.json"
+call_check "batch-execute-statement: an Item and a per-statement ResourceNotFound (conformance batchExecuteStatement.test.ts)" '
+rs = r["Responses"]
+assert len(rs) == 2 and rs[0]["Item"] == {"rating": {"N": "8"}}, rs
+assert rs[1]["Error"]["Code"] == "ResourceNotFound", rs
+' batch-execute-statement --statements "file://$TMP/pq-batch.json"
+printf '[{"Statement":"DELETE FROM \\"%s\\" WHERE \\"year\\" = 1985 AND title = ?","Parameters":[{"S":"A New Film"}]},{"Statement":"UPDATE \\"%s\\" SET rating = 1 WHERE \\"year\\" = 1985 AND title = ?","Parameters":[{"S":"No Such Film"}]}]' "$MV" "$MV" >"$TMP/pq-tx.json"
+expect_error "execute-transaction: cancelled as a whole" TransactionCanceledException "ConditionalCheckFailed" \
+  execute-transaction --transact-statements "file://$TMP/pq-tx.json"
+call_check "execute-transaction: the cancelled DELETE did not happen" '
+assert len(r["Items"]) == 1, r
+' execute-statement --statement "SELECT title FROM \"$MV\" WHERE \"year\" = 1985 AND title = 'A New Film'"
+
 # ------------------------------------------------------------------ DeleteTable
 call_check "delete-table" '
 assert r["TableDescription"]["TableName"] == environ["T"]

@@ -11,9 +11,10 @@ import {
   BatchExecuteStatementCommand,
   ExecuteStatementCommand,
   ExecuteTransactionCommand,
+  QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ExecuteStatementCommand as DocExecuteStatementCommand } from '@aws-sdk/lib-dynamodb';
-import { createTable, deleteTableQuietly, expectError, makeClient, uniqueName } from '../support.mjs';
+import { batchPutRaw, createTable, deleteTableQuietly, expectError, makeClient, uniqueName } from '../support.mjs';
 
 const client = makeClient();
 const doc = DynamoDBDocumentClient.from(client);
@@ -79,4 +80,36 @@ test('ExecuteTransaction is all or nothing', async () => {
   });
   const res = await client.send(new ExecuteStatementCommand({ Statement: `SELECT * FROM "${TABLE}" WHERE PK = 'u3'` }));
   assert.deepEqual(res.Items, []);
+});
+
+test('a SELECT of a partition pages by NextToken and returns what Query returns', async () => {
+  // API_ExecuteStatement.html (Limit, NextToken); developer guide,
+  // ql-reference.select.html: a WHERE fixing the partition key is a Query.
+  const p = 'part';
+  await batchPutRaw(client, TABLE, Array.from({ length: 9 }, (_, i) => ({ PK: { S: p }, SK: { S: `I#${String(i).padStart(2, '0')}` }, v: { N: String(i) } })));
+  const want = (await client.send(new QueryCommand({
+    TableName: TABLE, KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': { S: p } }, ConsistentRead: true,
+  }))).Items;
+  const got = [];
+  let NextToken;
+  let pages = 0;
+  do {
+    const out = await client.send(new ExecuteStatementCommand({
+      Statement: `SELECT * FROM "${TABLE}" WHERE PK = ?`, Parameters: [{ S: p }], Limit: 4, NextToken, ConsistentRead: true,
+    }));
+    got.push(...out.Items);
+    NextToken = out.NextToken;
+    pages += 1;
+    assert.ok(pages <= 10, 'NextToken never ended');
+  } while (NextToken);
+  assert.deepEqual(got, want);
+  assert.ok(pages >= 3, `Limit 4 over 9 items: ${pages} pages`);
+});
+
+test('binary values go through a transaction and a batch', async () => {
+  await client.send(new ExecuteTransactionCommand({
+    TransactStatements: [{ Statement: `INSERT INTO "${TABLE}" VALUE {'PK': ?, 'SK': 'a', 'b': ?}`, Parameters: [{ S: 'bin' }, { B: Uint8Array.from([0, 1, 255]) }] }],
+  }));
+  const out = await client.send(new BatchExecuteStatementCommand({ Statements: [{ Statement: `SELECT b FROM "${TABLE}" WHERE PK = ? AND SK = 'a'`, Parameters: [{ S: 'bin' }] }] }));
+  assert.deepEqual([...out.Responses[0].Item.b.B], [0, 1, 255]);
 });
