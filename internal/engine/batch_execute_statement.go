@@ -115,6 +115,9 @@ func (e *Engine) planKeyRead(ctx context.Context, st *partiql.Select, params []a
 		}
 		proj = append(proj, path)
 	}
+	if err := checkProjection(proj); err != nil {
+		return nil, nil, err
+	}
 	key, rest, ok, err := partiql.KeyOf(st.Where, keyNames(rt.table), params)
 	if err != nil {
 		return nil, nil, err
