@@ -125,6 +125,9 @@ func (e *Engine) planKeyRead(ctx context.Context, st *partiql.Select, params []a
 	if !ok || len(rest) > 0 {
 		return nil, nil, needsKey
 	}
+	if err := checkKeyTypes(rt.table, key); err != nil {
+		return nil, nil, err
+	}
 	name := rt.table.Name
 	get := &api.GetItemInput{TableName: &name, Key: key, ConsistentRead: consistent}
 	if err := get.Prepare(); err != nil {

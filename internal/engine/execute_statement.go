@@ -203,8 +203,24 @@ func (e *Engine) planSelect(ctx context.Context, st *partiql.Select, params []at
 		// ORDER BY key [DESC|ASC]).
 		p.forward = !st.OrderBy[0].Desc
 	}
+	for _, v := range p.partitions {
+		if err := checkKeyTypes(rt.table, attr.Item{rt.hash: v}); err != nil {
+			return nil, err
+		}
+	}
 	if p.query && len(p.partitions) == 1 {
-		if kc, ok := partiql.SortCondition(st.Where, rt.rng); ok {
+		if kc, ok := partiql.SortCondition(st.Where, rt.rng); ok && kc.Op != "BEGINS_WITH" {
+			for _, x := range kc.Values {
+				v, err := partiql.Value(x, params)
+				if err != nil {
+					return nil, err
+				}
+				if err := checkKeyTypes(rt.table, attr.Item{rt.rng: v}); err != nil {
+					return nil, err
+				}
+			}
+			p.sortCond = &kc
+		} else if ok {
 			p.sortCond = &kc
 		}
 	}
