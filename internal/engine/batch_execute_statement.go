@@ -115,12 +115,18 @@ func (e *Engine) planKeyRead(ctx context.Context, st *partiql.Select, params []a
 		}
 		proj = append(proj, path)
 	}
+	if err := checkProjection(proj); err != nil {
+		return nil, nil, err
+	}
 	key, rest, ok, err := partiql.KeyOf(st.Where, keyNames(rt.table), params)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !ok || len(rest) > 0 {
 		return nil, nil, needsKey
+	}
+	if err := checkKeyTypes(rt.table, key); err != nil {
+		return nil, nil, err
 	}
 	name := rt.table.Name
 	get := &api.GetItemInput{TableName: &name, Key: key, ConsistentRead: consistent}

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/internal/api"
@@ -166,6 +169,9 @@ func (e *Engine) planSelect(ctx context.Context, st *partiql.Select, params []at
 		}
 		p.projection = append(p.projection, path)
 	}
+	if err := checkProjection(p.projection); err != nil {
+		return nil, err
+	}
 	if rt.index != nil && !rt.index.Local && p.projection != nil {
 		if missing := unprojected(rt.table, rt.index, exprPaths(p.projection)); len(missing) > 0 {
 			return nil, ddberr.InvalidParam("Global secondary index " + rt.index.Name + " does not project [" + strings.Join(missing, ", ") + "]")
@@ -197,8 +203,24 @@ func (e *Engine) planSelect(ctx context.Context, st *partiql.Select, params []at
 		// ORDER BY key [DESC|ASC]).
 		p.forward = !st.OrderBy[0].Desc
 	}
+	for _, v := range p.partitions {
+		if err := checkKeyTypes(rt.table, attr.Item{rt.hash: v}); err != nil {
+			return nil, err
+		}
+	}
 	if p.query && len(p.partitions) == 1 {
-		if kc, ok := partiql.SortCondition(st.Where, rt.rng); ok {
+		if kc, ok := partiql.SortCondition(st.Where, rt.rng); ok && kc.Op != "BEGINS_WITH" {
+			for _, x := range kc.Values {
+				v, err := partiql.Value(x, params)
+				if err != nil {
+					return nil, err
+				}
+				if err := checkKeyTypes(rt.table, attr.Item{rt.rng: v}); err != nil {
+					return nil, err
+				}
+			}
+			p.sortCond = &kc
+		} else if ok {
 			p.sortCond = &kc
 		}
 	}
@@ -241,20 +263,35 @@ func toExprPath(p *partiql.Path) *expr.Path {
 	return ep
 }
 
-// pageToken is a SELECT's NextToken: the partition the next page starts
-// in (for a Query over several partitions) and the key to resume after.
+// pageToken is a SELECT's NextToken: the statement it pages (a hash of
+// its text), the partition the next page starts in (for a Query over
+// several partitions) and the key to resume after.
 type pageToken struct {
-	Part int             `json:"p"`
-	Key  json.RawMessage `json:"k"`
+	Statement string          `json:"s"`
+	Part      int             `json:"p"`
+	Key       json.RawMessage `json:"k"`
 }
 
-func encodeToken(part int, key attr.Item) string {
-	js, _ := json.Marshal(pageToken{Part: part, Key: attr.AppendItem(nil, key)})
+// NextToken messages: DynamoDB Local's, as a public driver's documentation
+// recorded them ("a next token that is not valid", "the next page of
+// another statement"); no capture of DynamoDB itself pins them.
+const (
+	msgBadToken   = "Invalid NextToken"
+	msgOtherToken = "The provided starting key is invalid"
+)
+
+func statementHash(statement string) string {
+	sum := sha256.Sum256([]byte(statement))
+	return hex.EncodeToString(sum[:8])
+}
+
+func encodeToken(statement string, part int, key attr.Item) string {
+	js, _ := json.Marshal(pageToken{Statement: statementHash(statement), Part: part, Key: attr.AppendItem(nil, key)})
 	return base64.StdEncoding.EncodeToString(js)
 }
 
-func decodeToken(s string) (int, attr.Item, error) {
-	bad := ddberr.Validation("The provided NextToken is invalid")
+func decodeToken(statement, s string) (int, attr.Item, error) {
+	bad := ddberr.Validation(msgBadToken)
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return 0, nil, bad
@@ -262,6 +299,9 @@ func decodeToken(s string) (int, attr.Item, error) {
 	var t pageToken
 	if err := json.Unmarshal(raw, &t); err != nil || t.Part < 0 {
 		return 0, nil, bad
+	}
+	if t.Statement != statementHash(statement) {
+		return 0, nil, ddberr.Validation(msgOtherToken)
 	}
 	key, err := attr.DecodeItem(t.Key)
 	if err != nil {
@@ -279,7 +319,7 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 	}
 	part, start := 0, attr.Item(nil)
 	if in.NextToken != nil {
-		if part, start, err = decodeToken(*in.NextToken); err != nil {
+		if part, start, err = decodeToken(*in.Statement, *in.NextToken); err != nil {
 			return nil, err
 		}
 	}
@@ -317,7 +357,7 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 		}
 		if res.LastEvaluatedKey != nil {
 			out.LastEvaluatedKey = res.LastEvaluatedKey
-			out.NextToken = encodeToken(part, res.LastEvaluatedKey)
+			out.NextToken = encodeToken(*in.Statement, part, res.LastEvaluatedKey)
 			return out, nil
 		}
 		if !p.query {
@@ -327,7 +367,7 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 		// A page ends at Limit, or once it holds a Query's 1 MB, with the
 		// next partition to read in its NextToken.
 		if part < len(p.partitions) && (limit == 0 || res.ScannedCount > 0 && itemsSize(out.Items) >= maxPageBytes) {
-			out.NextToken = encodeToken(part, nil)
+			out.NextToken = encodeToken(*in.Statement, part, nil)
 			return out, nil
 		}
 	}
@@ -406,25 +446,49 @@ func (p *selectPlan) collect(res *api.ReadOutput, out *api.ExecuteStatementOutpu
 	return nil
 }
 
-// project applies a SELECT's projection: each path's value under the
-// path's last name, as PartiQL names a projected path
-// (executeStatement.test.ts: SELECT mymap.nested returns "nested").
+// project applies a SELECT's projection: each path's value under its
+// name, the path's last name and the list indexes after it (SELECT
+// m.k[1], l[0], m.z gives k[1], l[0] and z: DynamoDB Local, as a public
+// driver's documentation recorded it; executeStatement.test.ts for
+// mymap.nested, real DynamoDB).
 func project(item attr.Item, paths []*partiql.Path) attr.Item {
 	out := attr.Item{}
 	for _, p := range paths {
-		v, ok := eval.Resolve(item, toExprPath(p))
-		if !ok {
-			continue
+		if v, ok := eval.Resolve(item, toExprPath(p)); ok {
+			out[projectedName(p)] = v
 		}
-		name := p.Elems[0].Name
-		for _, el := range p.Elems {
-			if !el.IsIndex {
-				name = el.Name
-			}
-		}
-		out[name] = v
 	}
 	return out
+}
+
+// projectedName is the name a projected path's value comes back under.
+func projectedName(p *partiql.Path) string {
+	last := 0
+	for i, el := range p.Elems {
+		if !el.IsIndex {
+			last = i
+		}
+	}
+	name := p.Elems[last].Name
+	for _, el := range p.Elems[last+1:] {
+		name += "[" + strconv.Itoa(el.Index) + "]"
+	}
+	return name
+}
+
+// checkProjection refuses two projected paths that come back under one
+// name (DynamoDB Local's "Duplicate identifiers in select clause: z", as
+// a public driver's documentation recorded it).
+func checkProjection(paths []*partiql.Path) error {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		n := projectedName(p)
+		if seen[n] {
+			return ddberr.Validation("Duplicate identifiers in select clause: " + n)
+		}
+		seen[n] = true
+	}
+	return nil
 }
 
 // pageItems decodes the items of a Query or Scan page.

@@ -81,6 +81,13 @@ func (e *Engine) transactWrites(ctx context.Context, in *api.ExecuteTransactionI
 	inserts := make([]bool, len(in.TransactStatements))
 	for i, s := range in.TransactStatements {
 		w := writeOptions{params: s.Params, capacity: in.ReturnConsumedCapacity, onFailure: s.ReturnValuesOnConditionCheckFailure, transaction: true}
+		if returning(s.Parsed) {
+			// A transaction returns no items: DynamoDB Local refuses
+			// RETURNING there, as a public driver's documentation
+			// recorded it ("a transaction with RETURNING"); the wording
+			// is dynago's.
+			return nil, ddberr.Validation(api.TransactPrefix(i) + "RETURNING is not supported in ExecuteTransaction")
+		}
 		var plan *writePlan
 		var err error
 		if ex, ok := s.Parsed.(*partiql.Exists); ok {
@@ -153,4 +160,15 @@ func duplicateReasons(err error, inserts []bool) error {
 		"Transaction cancelled, please refer cancellation reasons for specific reasons ["+strings.Join(codes, ", ")+"]")
 	out.CancellationReasons = reasons
 	return out
+}
+
+// returning reports whether a write has a RETURNING clause.
+func returning(st partiql.Statement) bool {
+	switch s := st.(type) {
+	case *partiql.Update:
+		return s.Returning != ""
+	case *partiql.Delete:
+		return s.Returning != ""
+	}
+	return false
 }

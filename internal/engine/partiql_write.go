@@ -164,6 +164,9 @@ func (e *Engine) planUpdate(ctx context.Context, s *partiql.Update, w writeOptio
 	if !ok {
 		return nil, ddberr.Validation(partiql.MsgNeedsKey)
 	}
+	if err := checkKeyTypes(t, key); err != nil {
+		return nil, err
+	}
 	b := partiql.NewBuilder(w.params)
 	update, err := b.UpdateExpression(s.Actions)
 	if err != nil {
@@ -205,6 +208,9 @@ func (e *Engine) planDelete(ctx context.Context, s *partiql.Delete, w writeOptio
 	if !ok {
 		return nil, ddberr.Validation(partiql.MsgNeedsKey)
 	}
+	if err := checkKeyTypes(t, key); err != nil {
+		return nil, err
+	}
 	b := partiql.NewBuilder(w.params)
 	cond, err := condition(b, "", rest)
 	if err != nil {
@@ -228,6 +234,23 @@ func (e *Engine) planDelete(ctx context.Context, s *partiql.Delete, w writeOptio
 		}
 	}
 	return &writePlan{table: t.Name, del: in}, nil
+}
+
+// msgKeyType answers a key value of another type than the key
+// attribute's: DynamoDB Local's words, as a public driver's documentation
+// recorded them ("a parameter of the wrong type for the key"); real
+// DynamoDB refuses such a key too (partiqlMultiAttributeIndex.test.ts
+// orders its refusal after the multi-attribute one).
+const msgKeyType = "Key attribute's data type should match its data type in table's schema"
+
+// checkKeyTypes refuses key values whose type is not their attribute's.
+func checkKeyTypes(t *catalog.Table, key attr.Item) error {
+	for name, v := range key {
+		if want := t.AttributeType(name); want != attr.Invalid && v.Kind() != want {
+			return ddberr.Validation(msgKeyType)
+		}
+	}
+	return nil
 }
 
 // stripKinds removes package expr's "Invalid <kind>: " prefix from a

@@ -211,6 +211,15 @@ func (b *Builder) between(x *Between) (string, error) {
 }
 
 func (b *Builder) in(x *In) (string, error) {
+	if c, ok := Unparen(x.List).(*Collection); ok && len(c.Elems) == 0 {
+		// Nothing is in an empty list; the expression language has no
+		// empty IN, so write the constant.
+		v := b.Val(attr.Bool(true))
+		if x.Not {
+			return v + " = " + v, nil
+		}
+		return v + " <> " + v, nil
+	}
 	l, err := b.Operand(x.X)
 	if err != nil {
 		return "", err
@@ -218,6 +227,9 @@ func (b *Builder) in(x *In) (string, error) {
 	members, err := b.inMembers(x.List)
 	if err != nil {
 		return "", err
+	}
+	if len(members) == 0 { // an empty list parameter
+		return "", ddberr.Validation("Unsupported operation: IN needs at least one value")
 	}
 	s := l + " IN (" + strings.Join(members, ", ") + ")"
 	if x.Not {

@@ -260,6 +260,12 @@ func (p *parser) parseSelect() (*Select, error) {
 			p.next()
 		}
 	}
+	if p.peek().is("LIMIT") {
+		// DynamoDB Local's answer, as a public driver's documentation
+		// recorded it ("LIMIT in the statement"); the request's Limit is
+		// DynamoDB's way.
+		return nil, ddberr.Validation("Unsupported clause: LIMIT")
+	}
 	return s, nil
 }
 

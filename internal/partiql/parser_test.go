@@ -99,6 +99,7 @@ func TestParse_Invalid(t *testing.T) {
 		// Local refuses WHERE pad = 'none'; the list is PartiQL's).
 		{`SELECT * FROM "Movies" WHERE year = 1985`, nwf + "Unexpected keyword"},
 		{`SELECT * FROM "t" WHERE m.value = 1`, nwf + "Invalid path dot component"},
+		{`SELECT * FROM "t" WHERE pk = 'a' LIMIT 5`, "Unsupported clause: LIMIT"},
 	} {
 		_, err := partiql.Parse(tc.src)
 		e, ok := ddberr.As(err)

@@ -137,6 +137,8 @@ func TestBuilder_Condition(t *testing.T) {
 		{`attribute_exists(a) = false`, `NOT attribute_exists(#n0)`},
 		{`a IS MISSING AND b NOT IN [1, 2]`, `attribute_not_exists(#n0) AND NOT (#n1 IN (:v0, :v1))`},
 		{`m.n[2] != size(s)`, `#n0.#n1[2] <> size(#n2)`},
+		// Nothing is in an empty list (the expression language cannot write one).
+		{`a IN [] OR a NOT IN []`, `:v0 <> :v0 OR :v1 = :v1`},
 	} {
 		got, err := partiql.NewBuilder(nil).Condition(where(t, tc.cond))
 		if err != nil || got != tc.want {

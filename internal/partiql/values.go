@@ -42,7 +42,8 @@ func value(e Expr, params []attr.Value, at string) (attr.Value, error) {
 	return attr.Value{}, ddberr.Validation("Unsupported data type: " + describeExpr(e) + " under key " + at + " at " + e.Pos().String())
 }
 
-// describeExpr names an expression kind in a message.
+// describeExpr names an expression in a message: a path by its names,
+// anything else as written (canonically).
 func describeExpr(e Expr) string {
 	switch x := e.(type) {
 	case *Path:
@@ -52,7 +53,7 @@ func describeExpr(e Expr) string {
 			return "missing"
 		}
 	}
-	return strings.ToLower(strings.Fields(e.String() + " x")[0])
+	return e.String()
 }
 
 func literalValue(l *Literal, at string) (attr.Value, error) {

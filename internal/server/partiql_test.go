@@ -85,9 +85,32 @@ func TestExecuteStatement_Paging(t *testing.T) {
 	if status != 200 || strings.Count(string(body), `"sk"`) != 6 {
 		t.Errorf("scan: %d %s", status, body)
 	}
-	// A NextToken this server did not make is refused.
+	// A NextToken this server did not make, or made for another
+	// statement, is refused (DynamoDB Local's words, as a public driver's
+	// documentation recorded them).
 	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT * FROM pages WHERE pk = 'a'","NextToken":"not a token"}`)
-	if status != 400 || !strings.Contains(string(body), "ValidationException") {
+	if status != 400 || !strings.Contains(string(body), `"message":"Invalid NextToken"`) {
 		t.Errorf("bad NextToken: %d %s", status, body)
+	}
+	_, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT * FROM pages WHERE pk = 'a'","Limit":1}`)
+	var first struct{ NextToken string }
+	if err := json.Unmarshal(body, &first); err != nil || first.NextToken == "" {
+		t.Fatalf("first page: %s", body)
+	}
+	js, _ := json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE pk = 'b'", "NextToken": first.NextToken})
+	status, _, body = call(t, ts, "ExecuteStatement", string(js))
+	if status != 400 || !strings.Contains(string(body), `"message":"The provided starting key is invalid"`) {
+		t.Errorf("another statement's NextToken: %d %s", status, body)
+	}
+	// Projected paths come back under their last name and its indexes;
+	// two under one name are refused.
+	call(t, ts, "ExecuteStatement", `{"Statement":"UPDATE pages SET m = {'k': [1, 2], 'z': 3}, l = [4] WHERE pk = 'a' AND sk = 1"}`)
+	_, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT m.k[1], l[0], m.z FROM pages WHERE pk = 'a' AND sk = 1"}`)
+	if want := `{"Items":[{"k[1]":{"N":"2"},"l[0]":{"N":"4"},"z":{"N":"3"}}]}`; string(body) != want {
+		t.Errorf("nested projection: %s, want %s", body, want)
+	}
+	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT m.z, z FROM pages WHERE pk = 'a' AND sk = 1"}`)
+	if status != 400 || !strings.Contains(string(body), "Duplicate identifiers in select clause: z") {
+		t.Errorf("duplicate names: %d %s", status, body)
 	}
 }
