@@ -317,7 +317,7 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 	if err != nil {
 		return nil, err
 	}
-	part, start := 0, attr.Item(nil)
+	part, start, read := 0, attr.Item(nil), 0
 	if in.NextToken != nil {
 		if part, start, err = decodeToken(*in.Statement, *in.NextToken); err != nil {
 			return nil, err
@@ -364,14 +364,26 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 			return out, nil
 		}
 		part, start = part+1, nil
-		// A page ends at Limit, or once it holds a Query's 1 MB, with the
-		// next partition to read in its NextToken.
-		if part < len(p.partitions) && (limit == 0 || res.ScannedCount > 0 && itemsSize(out.Items) >= maxPageBytes) {
+		read++
+		// A page ends at Limit, once it holds a Query's 1 MB, or after
+		// inPagePartitions partitions, with the next partition to read in
+		// its NextToken.
+		if part < len(p.partitions) && (limit == 0 || read >= inPagePartitions ||
+			res.ScannedCount > 0 && itemsSize(out.Items) >= maxPageBytes) {
 			out.NextToken = encodeToken(*in.Statement, part, nil)
 			return out, nil
 		}
 	}
 }
+
+// inPagePartitions is the most partitions of an IN list one page reads:
+// "Results are returned in pages of up to 10 items. If the IN list
+// contains more values, you must use the NextToken returned in the
+// response to retrieve subsequent pages" (developer guide, "PartiQL
+// operators": https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html),
+// read as ten partition key values a page, which is ten items on a table
+// without a sort key.
+const inPagePartitions = 10
 
 // itemsSize is the encoded size of a page's items.
 func itemsSize(items [][]byte) int {

@@ -349,13 +349,16 @@ func (b *Builder) Operand(e Expr) (string, error) {
 }
 
 // StripKind removes the "Invalid <kind>: " prefix package expr puts on
-// its messages: PartiQL reports the same problems without it.
+// its messages (and the "1 validation error detected: " that UpdateItem's
+// validation puts before it): PartiQL reports the same problems without
+// them, as partiqlFunctions.test.ts shows for the update checker's.
 func StripKind(err error, kind expr.Kind) error {
 	e, ok := ddberr.As(err)
 	if !ok {
 		return err
 	}
-	if rest, ok := strings.CutPrefix(e.Message, "Invalid "+string(kind)+": "); ok {
+	msg := strings.TrimPrefix(e.Message, "1 validation error detected: ")
+	if rest, ok := strings.CutPrefix(msg, "Invalid "+string(kind)+": "); ok {
 		return ddberr.Validation(rest)
 	}
 	return err

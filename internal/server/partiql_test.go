@@ -80,6 +80,31 @@ func TestExecuteStatement_Paging(t *testing.T) {
 			t.Errorf("%s, Limit %d: %s, want %s", tc.statement, tc.limit, strings.Join(got, " "), tc.want)
 		}
 	}
+	// An IN list is read ten partitions a page (developer guide, "PartiQL
+	// operators": "Results are returned in pages of up to 10 items").
+	var list []string
+	for i := range 12 {
+		list = append(list, fmt.Sprintf("'x%02d'", i))
+	}
+	list = append(list, "'a'")
+	st, _ := json.Marshal(map[string]string{"Statement": "SELECT sk FROM pages WHERE pk IN [" + strings.Join(list, ", ") + "]"})
+	_, _, body = call(t, ts, "ExecuteStatement", string(st))
+	var page struct {
+		Items     []any
+		NextToken string
+	}
+	if err := json.Unmarshal(body, &page); err != nil || len(page.Items) != 0 || page.NextToken == "" {
+		t.Fatalf("first ten partitions of an IN list: %s", body)
+	}
+	js, _ := json.Marshal(map[string]string{"Statement": "SELECT sk FROM pages WHERE pk IN [" + strings.Join(list, ", ") + "]", "NextToken": page.NextToken})
+	_, _, body = call(t, ts, "ExecuteStatement", string(js))
+	var rest struct {
+		Items     []any
+		NextToken string
+	}
+	if err := json.Unmarshal(body, &rest); err != nil || len(rest.Items) != 4 || rest.NextToken != "" {
+		t.Errorf("the rest of an IN list: %s", body)
+	}
 	// A Scan reads every partition; compare as a set.
 	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT sk FROM pages WHERE odd = false"}`)
 	if status != 200 || strings.Count(string(body), `"sk"`) != 6 {
@@ -97,7 +122,7 @@ func TestExecuteStatement_Paging(t *testing.T) {
 	if err := json.Unmarshal(body, &first); err != nil || first.NextToken == "" {
 		t.Fatalf("first page: %s", body)
 	}
-	js, _ := json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE pk = 'b'", "NextToken": first.NextToken})
+	js, _ = json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE pk = 'b'", "NextToken": first.NextToken})
 	status, _, body = call(t, ts, "ExecuteStatement", string(js))
 	if status != 400 || !strings.Contains(string(body), `"message":"The provided starting key is invalid"`) {
 		t.Errorf("another statement's NextToken: %d %s", status, body)
