@@ -29,6 +29,12 @@ type ReadRequest struct {
 	// every attribute). Set by Prepare.
 	Filter     expr.Expr
 	Projection []*expr.Path
+
+	// MaxBytes, when above 0, ends the page once it has read that many
+	// bytes of items instead of DynamoDB's 1 MB (never more): a PartiQL
+	// SELECT over several partitions shares one 1 MB between their
+	// Queries. Not on the wire.
+	MaxBytes int
 }
 
 func (rr *ReadRequest) decodeMember(r *wire.Reader, k, filterName string) (bool, error) {
@@ -220,10 +226,13 @@ func (rr *ReadRequest) IsConsistent() bool { return rr.ConsistentRead != nil && 
 // storage straight into the response. Use StartItems and AddItem to fill
 // it.
 type ReadOutput struct {
-	Body             []byte
-	nItems           int
-	Count            int
-	ScannedCount     int
+	Body         []byte
+	nItems       int
+	Count        int
+	ScannedCount int
+	// ReadBytes is the item data the page read, before any filter or
+	// projection (what its 1 MB limit counts). Not on the wire.
+	ReadBytes        int
 	CountOnly        bool
 	LastEvaluatedKey attr.Item
 	ConsumedCapacity *ConsumedCapacity

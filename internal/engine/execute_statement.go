@@ -272,12 +272,16 @@ type pageToken struct {
 	Key       json.RawMessage `json:"k"`
 }
 
-// NextToken messages: DynamoDB Local's, as a public driver's documentation
-// recorded them ("a next token that is not valid", "the next page of
-// another statement"); no capture of DynamoDB itself pins them.
+// NextToken messages. A token for another statement (even one whose AND
+// conditions are only written in another order) is refused with real
+// DynamoDB's "NextToken does not match request", as a user quoted it
+// (aws/aws-sdk-js-v3#4424, 2023:
+// https://github.com/aws/aws-sdk-js-v3/issues/4424); a token that is not
+// one gets DynamoDB Local's words, as a public driver's documentation
+// recorded them, which no capture of DynamoDB itself pins.
 const (
 	msgBadToken   = "Invalid NextToken"
-	msgOtherToken = "The provided starting key is invalid"
+	msgOtherToken = "NextToken does not match request"
 )
 
 func statementHash(statement string) string {
@@ -328,8 +332,14 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
+	// A page reads at most 1 MB of items in all, its partitions' Queries
+	// together (API reference, ExecuteStatement: "a maximum of 1 MB of
+	// data (and then apply any filtering to the results using WHERE
+	// clause)").
+	budget := maxPageBytes
 	for {
 		rr := p.readRequest(in, start, limit)
+		rr.MaxBytes = budget
 		var res *api.ReadOutput
 		if p.query {
 			if part >= len(p.partitions) {
@@ -355,6 +365,7 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 		if limit > 0 {
 			limit -= int64(res.ScannedCount)
 		}
+		budget -= res.ReadBytes
 		if res.LastEvaluatedKey != nil {
 			out.LastEvaluatedKey = res.LastEvaluatedKey
 			out.NextToken = encodeToken(*in.Statement, part, res.LastEvaluatedKey)
@@ -365,11 +376,10 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 		}
 		part, start = part+1, nil
 		read++
-		// A page ends at Limit, once it holds a Query's 1 MB, or after
+		// A page ends at Limit, once it has read 1 MB, or after
 		// inPagePartitions partitions, with the next partition to read in
 		// its NextToken.
-		if part < len(p.partitions) && (limit == 0 || read >= inPagePartitions ||
-			res.ScannedCount > 0 && itemsSize(out.Items) >= maxPageBytes) {
+		if part < len(p.partitions) && (limit == 0 || read >= inPagePartitions || budget <= 0) {
 			out.NextToken = encodeToken(*in.Statement, part, nil)
 			return out, nil
 		}
@@ -384,15 +394,6 @@ func (e *Engine) partiqlSelect(ctx context.Context, st *partiql.Select, in *api.
 // read as ten partition key values a page, which is ten items on a table
 // without a sort key.
 const inPagePartitions = 10
-
-// itemsSize is the encoded size of a page's items.
-func itemsSize(items [][]byte) int {
-	n := 0
-	for _, it := range items {
-		n += len(it)
-	}
-	return n
-}
 
 // readRequest is the ReadRequest shared by the plan's Queries and Scan.
 func (p *selectPlan) readRequest(in *api.ExecuteStatementInput, start attr.Item, limit int64) api.ReadRequest {

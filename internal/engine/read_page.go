@@ -27,6 +27,7 @@ type page struct {
 	proj      *eval.Projection
 	countOnly bool
 	limit     int // 0: none
+	maxBytes  int // the page's byte limit: maxPageBytes, or less (ReadRequest.MaxBytes)
 	out       *api.ReadOutput
 	// readBytes counts every byte read, for the 1 MB page limit;
 	// entryBytes the items or index entries the range holds, and
@@ -50,7 +51,10 @@ func (p *page) units(consistent bool) (entries, fetch float64) {
 }
 
 func newPage(plan *keyPlan, rr *api.ReadRequest) *page {
-	p := &page{plan: plan, filter: rr.Filter, out: &api.ReadOutput{}}
+	p := &page{plan: plan, filter: rr.Filter, out: &api.ReadOutput{}, maxBytes: maxPageBytes}
+	if rr.MaxBytes > 0 {
+		p.maxBytes = min(rr.MaxBytes, maxPageBytes)
+	}
 	switch rr.SelectValue() {
 	case "COUNT":
 		p.countOnly = true
@@ -100,12 +104,13 @@ func (p *page) run(tx storage.Txn, it storage.Iterator) (err error) {
 		if err := p.take(item); err != nil {
 			return err
 		}
-		if (p.limit > 0 && p.out.ScannedCount >= p.limit) || p.readBytes >= maxPageBytes {
+		if (p.limit > 0 && p.out.ScannedCount >= p.limit) || p.readBytes >= p.maxBytes {
 			lastJSON = append([]byte(nil), js...)
 			stopped = true
 			break
 		}
 	}
+	p.out.ReadBytes = p.readBytes
 	if stopped {
 		item, err := attr.DecodeItem(lastJSON)
 		if err != nil {

@@ -124,8 +124,19 @@ func TestExecuteStatement_Paging(t *testing.T) {
 	}
 	js, _ = json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE pk = 'b'", "NextToken": first.NextToken})
 	status, _, body = call(t, ts, "ExecuteStatement", string(js))
-	if status != 400 || !strings.Contains(string(body), `"message":"The provided starting key is invalid"`) {
+	if status != 400 || !strings.Contains(string(body), `"message":"NextToken does not match request"`) {
 		t.Errorf("another statement's NextToken: %d %s", status, body)
+	}
+	// The same statement with its conditions in another order is another
+	// request (aws/aws-sdk-js-v3#4424, real DynamoDB quoted).
+	js, _ = json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE pk = 'a' AND sk > 0", "Limit": 1})
+	_, _, body = call(t, ts, "ExecuteStatement", string(js))
+	if err := json.Unmarshal(body, &first); err != nil || first.NextToken == "" {
+		t.Fatalf("first page: %s", body)
+	}
+	js, _ = json.Marshal(map[string]any{"Statement": "SELECT * FROM pages WHERE sk > 0 AND pk = 'a'", "NextToken": first.NextToken})
+	if status, _, body = call(t, ts, "ExecuteStatement", string(js)); status != 400 || !strings.Contains(string(body), `"message":"NextToken does not match request"`) {
+		t.Errorf("the NextToken of the conditions in another order: %d %s", status, body)
 	}
 	// Projected paths come back under their last name and its indexes;
 	// two under one name are refused.
@@ -137,5 +148,62 @@ func TestExecuteStatement_Paging(t *testing.T) {
 	status, _, body = call(t, ts, "ExecuteStatement", `{"Statement":"SELECT m.z, z FROM pages WHERE pk = 'a' AND sk = 1"}`)
 	if status != 400 || !strings.Contains(string(body), "Duplicate identifiers in select clause: z") {
 		t.Errorf("duplicate names: %d %s", status, body)
+	}
+}
+
+// TestExecuteStatement_OneMegabyteRead: a SELECT over several partitions
+// reads at most 1 MB of items a page in all, before the WHERE clause
+// filters them (API reference, ExecuteStatement: "a maximum of 1 MB of
+// data (and then apply any filtering to the results using WHERE
+// clause)"), so that a page's consumed capacity stays a Query page's:
+// 1 MB eventually consistent is 128 units, plus the last item's.
+//
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
+func TestExecuteStatement_OneMegabyteRead(t *testing.T) {
+	ts := newServer(t)
+	call(t, ts, "CreateTable", `{"TableName":"mbt","BillingMode":"PAY_PER_REQUEST",
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}]}`)
+	pad := strings.Repeat("x", 10_000)
+	var parts []string
+	for p := range 5 { // 5 partitions of 50 items of 10 KB: 2.5 MB
+		parts = append(parts, fmt.Sprintf("'p%d'", p))
+		for i := range 50 {
+			st := fmt.Sprintf(`{"Statement":"INSERT INTO mbt VALUE {'pk': 'p%d', 'sk': %d, 'pad': ?}","Parameters":[{"S":"%s"}]}`, p, i, pad)
+			if status, _, body := call(t, ts, "ExecuteStatement", st); status != 200 {
+				t.Fatalf("INSERT: %d %s", status, body)
+			}
+		}
+	}
+	statement := "SELECT sk FROM mbt WHERE pk IN [" + strings.Join(parts, ", ") + "] AND sk < 0"
+	token, pages := "", 0
+	for {
+		pages++
+		if pages > 10 {
+			t.Fatal("does not end")
+		}
+		req := map[string]any{"Statement": statement, "ReturnConsumedCapacity": "TOTAL"}
+		if token != "" {
+			req["NextToken"] = token
+		}
+		js, _ := json.Marshal(req)
+		status, _, body := call(t, ts, "ExecuteStatement", string(js))
+		var out struct {
+			Items            []any
+			NextToken        string
+			ConsumedCapacity struct{ CapacityUnits float64 }
+		}
+		if err := json.Unmarshal(body, &out); status != 200 || err != nil {
+			t.Fatalf("%d %s", status, body)
+		}
+		if len(out.Items) != 0 || out.ConsumedCapacity.CapacityUnits > 131 {
+			t.Fatalf("page %d: %d items, %g units (1 MB eventually consistent is 128)", pages, len(out.Items), out.ConsumedCapacity.CapacityUnits)
+		}
+		if token = out.NextToken; token == "" {
+			break
+		}
+	}
+	if pages < 3 {
+		t.Errorf("2.5 MB read in %d pages, want at least 3", pages)
 	}
 }
