@@ -119,7 +119,7 @@ func (e *Engine) resolveTarget(ctx context.Context, from partiql.Target, consist
 	rt := &readTarget{table: t}
 	rt.hash, _ = t.HashKey()
 	rt.rng, _, _ = t.RangeKey()
-	if from.Index == "" {
+	if !from.Indexed {
 		return rt, nil
 	}
 	ix := t.Index(from.Index)

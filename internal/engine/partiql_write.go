@@ -78,7 +78,7 @@ func (e *Engine) writeTable(ctx context.Context, target partiql.Target) (*catalo
 	if err != nil {
 		return nil, err
 	}
-	if target.Index != "" {
+	if target.Indexed {
 		return nil, ddberr.Validation("Writes to an index are not supported; operation targets index " + target.Index)
 	}
 	return t, nil

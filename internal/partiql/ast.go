@@ -45,12 +45,15 @@ type Statement interface {
 type Target struct {
 	Table string
 	Index string // "" for the table itself
+	// Indexed says an index was written ("T"."I"), so that "T"."" names
+	// an index, one no table has, rather than the table.
+	Indexed bool
 }
 
 // String implements fmt.Stringer.
 func (t Target) String() string {
 	s := quoteIdent(t.Table)
-	if t.Index != "" {
+	if t.Indexed {
 		s += "." + quoteIdent(t.Index)
 	}
 	return s

@@ -370,6 +370,7 @@ func (p *parser) parseTarget(missing string) (Target, error) {
 	t := Target{Table: name}
 	if p.peek().isPunct(".") {
 		p.next()
+		t.Indexed = true
 		if t.Index, ok = p.parseName(); !ok {
 			return Target{}, malformed(msgDotPath)
 		}

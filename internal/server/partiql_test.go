@@ -138,6 +138,19 @@ func TestExecuteStatement_Paging(t *testing.T) {
 	if status, _, body = call(t, ts, "ExecuteStatement", string(js)); status != 400 || !strings.Contains(string(body), `"message":"NextToken does not match request"`) {
 		t.Errorf("the NextToken of the conditions in another order: %d %s", status, body)
 	}
+	// "T"."" names an index the table does not have, not the table
+	// (indexReads.test.ts pins the message for an unknown index; the
+	// empty name itself is dynago's reading): no read or write runs.
+	for _, st := range []string{`SELECT * FROM \"pages\".\"\"`, `SELECT * FROM \"pages\".\"\" WHERE pk = 'a'`} {
+		if status, _, body := call(t, ts, "ExecuteStatement", `{"Statement":"`+st+`"}`); status != 400 || !strings.Contains(string(body), "The table does not have the specified index") {
+			t.Errorf("%s: %d %s", st, status, body)
+		}
+	}
+	for _, st := range []string{`INSERT INTO \"pages\".\"\" VALUE {'pk': 'e', 'sk': 1}`, `DELETE FROM \"pages\".\"\" WHERE pk = 'a' AND sk = 1`} {
+		if status, _, body := call(t, ts, "ExecuteStatement", `{"Statement":"`+st+`"}`); status != 400 || !strings.Contains(string(body), "Writes to an index are not supported") {
+			t.Errorf("%s: %d %s", st, status, body)
+		}
+	}
 	// Projected paths come back under their last name and its indexes;
 	// two under one name are refused.
 	call(t, ts, "ExecuteStatement", `{"Statement":"UPDATE pages SET m = {'k': [1, 2], 'z': 3}, l = [4] WHERE pk = 'a' AND sk = 1"}`)
