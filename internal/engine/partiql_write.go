@@ -185,7 +185,7 @@ func (e *Engine) planUpdate(ctx context.Context, s *partiql.Update, w writeOptio
 	in.ExpressionParams.Names, in.ExpressionParams.Values = nilIfEmpty(b)
 	if !w.transaction {
 		if err := in.Prepare(); err != nil {
-			return nil, stripKinds(err)
+			return nil, restore(err, b.Names)
 		}
 	}
 	return &writePlan{table: t.Name, update: in}, nil
@@ -230,7 +230,7 @@ func (e *Engine) planDelete(ctx context.Context, s *partiql.Delete, w writeOptio
 	in.ExpressionParams.Names, in.ExpressionParams.Values = nilIfEmpty(b)
 	if !w.transaction {
 		if err := in.Prepare(); err != nil {
-			return nil, stripKinds(err)
+			return nil, restore(err, b.Names)
 		}
 	}
 	return &writePlan{table: t.Name, del: in}, nil
@@ -257,10 +257,16 @@ func checkKeyTypes(t *catalog.Table, key attr.Item) error {
 // condition or update expression error: PartiQL reports the problem
 // alone.
 func stripKinds(err error) error {
+	return restore(err, nil)
+}
+
+// restore is stripKinds, and the statement's attribute names (the
+// Builder's) written back for their placeholders (partiql.Restore).
+func restore(err error, names map[string]string) error {
 	for _, k := range []expr.Kind{expr.ConditionExpression, expr.UpdateExpression} {
 		err = partiql.StripKind(err, k)
 	}
-	return err
+	return partiql.Restore(err, names)
 }
 
 // runWrite runs a prepared write and returns the item its RETURNING

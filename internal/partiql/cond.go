@@ -1,6 +1,7 @@
 package partiql
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -363,3 +364,45 @@ func StripKind(err error, kind expr.Kind) error {
 	}
 	return err
 }
+
+// placeholderRE finds the #nN and :vN placeholders a Builder writes.
+var placeholderRE = regexp.MustCompile(`#n[0-9]+|:v[0-9]+`)
+
+// Restore words an error of the expression a statement was translated
+// into as the statement's: the "1 validation error detected: " and
+// "ExpressionAttributeValues contains invalid value: " of the request's
+// validation and the " for key :vN" they end with go (a PartiQL statement
+// has no ExpressionAttributeValues: partiqlParameterNumbers.test.ts pins
+// a too-deep value's refusal as the bare "Nesting Levels have exceeded
+// supported limits: ..."), and each #nN placeholder the message quotes
+// is written back as the attribute name it stands for (names: the
+// Builder's Names), each :vN as the ? or literal it came from, written ?.
+func Restore(err error, names map[string]string) error {
+	e, ok := ddberr.As(err)
+	if !ok {
+		return err
+	}
+	msg := strings.TrimPrefix(e.Message, "1 validation error detected: ")
+	if rest, ok := strings.CutPrefix(msg, "ExpressionAttributeValues contains invalid value: "); ok {
+		msg = valueKeyRE.ReplaceAllString(rest, "")
+	}
+	msg = placeholderRE.ReplaceAllStringFunc(msg, func(p string) string {
+		if p[0] == ':' {
+			return "?"
+		}
+		if n, ok := names[p]; ok {
+			return n
+		}
+		return p
+	})
+	if msg == e.Message {
+		return err
+	}
+	out := ddberr.New(e.Code, msg)
+	out.Item, out.CancellationReasons = e.Item, e.CancellationReasons
+	return out
+}
+
+// valueKeyRE is the " for key :vN" an ExpressionAttributeValues refusal
+// ends with.
+var valueKeyRE = regexp.MustCompile(` for key :v[0-9]+$`)
