@@ -133,7 +133,7 @@ func TestDesignRun_Endpoint(t *testing.T) {
 	if code := Main([]string{"design", "run", "--endpoint", srv.Endpoint(), "../design/check/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
 	}
-	for _, want := range []string{"creating table ", "waiting for table ", " is ACTIVE after ", "writing 8 generated items", "running 3 read patterns"} {
+	for _, want := range []string{"creating table ", "waiting for table ", " is ACTIVE after ", "writing 12 generated items", "running 3 read patterns"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}

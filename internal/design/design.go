@@ -219,7 +219,10 @@ type Pattern struct {
 	// and is costed at that many queries), "one" (a request reads one
 	// shard; the rate counts shard queries), or "" (not said).
 	Shards string
-	Rate   Rate
+	// Expects is one when the read must find at most one item (a lookup
+	// by id), many when it may find more, "" to infer it (ExpectsOne).
+	Expects string
+	Rate    Rate
 	// Consistent asks for strongly consistent reads (twice the units of
 	// eventually consistent ones); Transaction says the request runs in
 	// TransactGetItems or TransactWriteItems (twice the units again).
