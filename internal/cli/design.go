@@ -33,20 +33,20 @@ func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export, import, traffic or gen-go)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, show, run, analyze, export, import, traffic or gen-go)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export, import, traffic or gen-go")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, show, run, analyze, export, import, traffic or gen-go")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: docs/design-workbench.md and
 schema/design.schema.json; examples in examples/.`,
 	}
-	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
+	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignShowCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
 		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr), newDesignTrafficCommand(stdout), newDesignGenGoCommand(stdout))
 	return cmd
 }

@@ -13,7 +13,8 @@
 // check), analyze (costs and hot partition keys), gengo (typed Go code),
 // interop (YAML, the Markdown worksheet, NoSQL Workbench, OneTable and
 // MCP schemas, CloudFormation and Terraform), run (the read patterns
-// against generated data) and sample (that data).
+// against generated data), sample (that data) and show (that data drawn
+// per table and index, with check's findings on its rows).
 //
 // A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
 // is data only:
