@@ -51,8 +51,9 @@ var genBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 //     owner's items, so that children land in their parent's item
 //     collection: fanout children a parent, the workload's item counts'
 //     ratio (50 M orders to 1 M customers is 50), else 3; a second owned
-//     variable (a Like's PostId after its UserId) varies within the
-//     parent, so that no two items share a table key;
+//     variable (a Like's PostId after its UserId) takes consecutive
+//     values within the parent, each parent's run one further on, so
+//     that no two items share a table key and the values spread;
 //   - other attributes take a value per item, different for each
 //     numeric or time attribute of one item.
 //
@@ -170,7 +171,11 @@ func (g *generator) item(e *design.Entity, ei, i int) Item {
 			o := owners[r]
 			j := i / first // the parent: fanout children each
 			if r > 0 {
-				j = i % first // varied within the first parent
+				// The first parent's children take consecutive values,
+				// so that no two share a table key, and each parent's
+				// run starts one further on, so that the values spread
+				// (a post's likes come from several users).
+				j = i/first + i%first
 			}
 			if o == nil { // a parent the design does not model
 				v = ownValue(a, e, g.idx(a, j), ei, ai, true)
