@@ -54,7 +54,9 @@ func TestGenerate_Distinct(t *testing.T) {
 
 // TestGenerate_Collections: children land in their parents' item
 // collections as the workload's counts say (seed 001: 50 orders a
-// customer, three items an order), three a parent when it does not say;
+// customer, three items an order), three a parent when it does not say,
+// a second owned variable spread over its owners (a user's likes are of
+// three posts, each user's one further on);
 // an attribute's cardinality is honoured; and an entity the workload
 // counts fewer of than asked gets that many items.
 func TestGenerate_Collections(t *testing.T) {
@@ -74,6 +76,14 @@ func TestGenerate_Collections(t *testing.T) {
 	}
 	if got := per(items, "OrderItem", "orderId"); len(got) != 2 || got["orderId-1"] != 3 || got["orderId-2"] != 3 {
 		t.Errorf("items per order: %v, want three for orderId-1 and orderId-2", got)
+	}
+	d = designtest.Load(t, "../../../examples/social.design.yaml")
+	items = sample.Generate(d, 30)
+	if got := per(items, "Like", "PostId"); len(got) != 12 {
+		t.Errorf("liked posts: %d (%v), want 12: each of ten users' three likes one post further on", len(got), got)
+	}
+	if got := per(items, "Like", "UserId"); len(got) != 10 || got["UserId-1"] != 3 {
+		t.Errorf("likers: %v, want three likes for each of ten users", got)
 	}
 	d = designtest.Load(t, "../run/testdata/byid.design.yaml")
 	d.Workload.Items = map[string]float64{"Branch": 2}
