@@ -34,6 +34,7 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 		"header": func(v *View, p *Picture) string { return v.header(p) },
 		"name":   func(v *View, p *Picture) string { return v.Name(p) },
 		"span":   func(pt Partition) int { return len(pt.Rows) },
+		"plural": plural,
 	}).Parse(page))
 })
 
@@ -102,7 +103,7 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 {{- if .Findings}}
 <ol class="findings">
 {{- range .Findings}}
-<li id="finding-{{.N}}"><span class="sev {{.Diagnostic.Severity}}">{{.Diagnostic.Severity}}</span> {{.Diagnostic.Message}} <span class="muted">{{.Diagnostic.Pos}} [{{.Diagnostic.Rule}}]{{if eq .Rows 0}}, on no row shown{{else}}, on {{.Rows}} rows{{end}}</span></li>
+<li id="finding-{{.N}}"><span class="sev {{.Diagnostic.Severity}}">{{.Diagnostic.Severity}}</span> {{.Diagnostic.Message}} <span class="muted">{{.Diagnostic.Pos}} [{{.Diagnostic.Rule}}]{{if eq .Rows 0}}, on no row shown{{else}}, on {{plural .Rows "row"}}{{end}}</span></li>
 {{- end}}
 </ol>
 {{- else}}
