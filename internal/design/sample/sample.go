@@ -54,6 +54,9 @@ var genBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 //     variable (a Like's PostId after its UserId) takes consecutive
 //     values within the parent, each parent's run one further on, so
 //     that no two items share a table key and the values spread;
+//   - a variable of the table partition key that no entity owns, when
+//     the table key has others (PROJ#<Proj> for ISSUE#<n>), is such a
+//     parent too, one the design does not model;
 //   - other attributes take a value per item, different for each
 //     numeric or time attribute of one item.
 //
