@@ -33,20 +33,20 @@ func newDesignCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check, document and run a single-table design file",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, run, analyze, export, import, traffic or gen-go)", args[0])}
+				return usageError{fmt.Errorf("unknown design command %q (check, worksheet, show, run, analyze, export, import, traffic or gen-go)", args[0])}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.Help()
-			return usageError{fmt.Errorf("design needs a command: check, worksheet, run, analyze, export, import, traffic or gen-go")}
+			return usageError{fmt.Errorf("design needs a command: check, worksheet, show, run, analyze, export, import, traffic or gen-go")}
 		},
 		Long: `Work with a single-table design file (*.design.yaml): the table and its
 indexes, the entities with their key templates (USER#<UserName>), and the
 access patterns with their key conditions. Format: docs/design-workbench.md and
 schema/design.schema.json; examples in examples/.`,
 	}
-	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
+	cmd.AddCommand(newDesignCheckCommand(stdout), newDesignWorksheetCommand(stdout), newDesignShowCommand(stdout), newDesignRunCommand(stdout), newDesignAnalyzeCommand(stdout),
 		newDesignExportCommand(stdout), newDesignImportCommand(stdout, stderr), newDesignTrafficCommand(stdout), newDesignGenGoCommand(stdout))
 	return cmd
 }
@@ -179,7 +179,11 @@ DynamoDB endpoint, real DynamoDB included: the table must not exist there),
 write generated items for every entity (the same items on every run), and
 run every read pattern as a GetItem or Query. Each must return items, only
 of the entity types it declares, in its declared order (by the values'
-types: ISSUE#10 before ISSUE#2 fails). Prints one line per pattern with the
+types: ISSUE#10 before ISSUE#2 fails), and a lookup by id at most one
+(expects: one, inferred for a GetItem and for a key that binds the
+returned entity's id). The items look like a real table's: each has its
+own ids, and children sit in their parents' collections as many to a
+parent as the workload's item counts say. Prints one line per pattern with the
 read units it consumed; exits 1 if a pattern does not hold, or if the
 design does not pass check first. At an --endpoint the table is deleted
 after the run unless --keep; an existing table is never touched.`,

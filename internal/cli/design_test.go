@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynago/dynago/internal/design/designtest"
 	"github.com/dynago/dynago/internal/inproc"
 )
 
@@ -133,7 +134,7 @@ func TestDesignRun_Endpoint(t *testing.T) {
 	if code := Main([]string{"design", "run", "--endpoint", srv.Endpoint(), "../design/check/testdata/ok.design.yaml"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
 	}
-	for _, want := range []string{"creating table ", "waiting for table ", " is ACTIVE after ", "writing 8 generated items", "running 3 read patterns"} {
+	for _, want := range []string{"creating table ", "waiting for table ", " is ACTIVE after ", "writing 12 generated items", "running 3 read patterns"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}
@@ -209,5 +210,44 @@ func TestDesignRun_IntendedOrder(t *testing.T) {
 	}
 	if p := rep.Patterns[3]; p.Operation != "GetItem" || p.Items != 1 || len(p.Problems) != 0 {
 		t.Errorf("by-key: %+v", p)
+	}
+}
+
+// TestGolden_DesignShow: design show draws the seed designs' tables and
+// indexes (text, one index, and the HTML page with analyze's load chart
+// and check's findings pinned), matching testdata/golden/show (go test
+// -run TestGolden_DesignShow -update rewrites them); usage errors exit 2
+// and a file that does not parse 1.
+func TestGolden_DesignShow(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"../../examples/orders.design.yaml"}, "orders.txt"},
+		{[]string{"--format", "html", "../../examples/orders.design.yaml"}, "orders.html"},
+		{[]string{"--index", "GSI1", "../../examples/social.design.yaml"}, "social-gsi1.txt"},
+		{[]string{"../../examples/ecommerce.design.yaml"}, "ecommerce.txt"},
+		{[]string{"../design/check/testdata/hotkeys.design.yaml"}, "hotkeys.txt"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Main(append([]string{"design", "show"}, tc.args...), &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut.String())
+		}
+		designtest.Golden(t, "show/"+tc.golden, out.Bytes())
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"--format", "svg", "../../examples/orders.design.yaml"}, 2, "--format is text or html"},
+		{[]string{"--index", "GSI9", "../../examples/orders.design.yaml"}, 2, `--index: no index "GSI9" in the design (table, GSI1, GSI2)`},
+		{[]string{"--items", "0", "../../examples/orders.design.yaml"}, 2, "--items must be from 1 to 100"},
+		{[]string{"../design/check/testdata/syntax.design.yaml"}, 1, ""},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Main(append([]string{"design", "show"}, tc.args...), &out, &errOut); code != tc.code || !strings.Contains(errOut.String(), tc.err) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errOut.String(), tc.code, tc.err)
+		}
 	}
 }

@@ -13,7 +13,8 @@
 // check), analyze (costs and hot partition keys), gengo (typed Go code),
 // interop (YAML, the Markdown worksheet, NoSQL Workbench, OneTable and
 // MCP schemas, CloudFormation and Terraform), run (the read patterns
-// against generated data) and sample (that data).
+// against generated data), sample (that data) and show (that data drawn
+// per table and index, with check's findings on its rows).
 //
 // A design file (*.design.yaml, JSON Schema in schema/design.schema.json)
 // is data only:
@@ -219,7 +220,10 @@ type Pattern struct {
 	// and is costed at that many queries), "one" (a request reads one
 	// shard; the rate counts shard queries), or "" (not said).
 	Shards string
-	Rate   Rate
+	// Expects is one when the read must find at most one item (a lookup
+	// by id), many when it may find more, "" to infer it (ExpectsOne).
+	Expects string
+	Rate    Rate
 	// Consistent asks for strongly consistent reads (twice the units of
 	// eventually consistent ones); Transaction says the request runs in
 	// TransactGetItems or TransactWriteItems (twice the units again).

@@ -509,7 +509,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 // pattern written as a PartiQL statement is read against its key schema).
 func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "expects", "rate", "consistent", "transaction")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -552,6 +552,15 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 			p.errorf(p.pos(sn), "pattern %s: shards is all (each request queries every shard and merges) or one (a request reads one shard), not %q", pt.ID, pt.Shards)
 		case pt.Kind == "write":
 			p.errorf(p.pos(sn), "pattern %s: shards says how a read covers a sharded key; a write puts its item in one shard", pt.ID)
+		}
+	}
+	if en := m["expects"]; en != nil {
+		pt.Expects = p.str(en, "expects")
+		switch {
+		case pt.Expects != "one" && pt.Expects != "many":
+			p.errorf(p.pos(en), "pattern %s: expects is one (a lookup that must find at most one item) or many, not %q", pt.ID, pt.Expects)
+		case pt.Kind == "write":
+			p.errorf(p.pos(en), "pattern %s: expects says how many items a read finds; a write writes one", pt.ID)
 		}
 	}
 	if pn := m["pageSize"]; pn != nil {

@@ -144,7 +144,9 @@ func (a *Analysis) WriteSVG(w io.Writer) error {
 	logMax := math.Ceil(math.Log10(scale))
 	height := top + float64(len(a.Keys))*(barH+gap) + 40
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", left+plotW+120, height)
+	// The viewBox lets a page scale the chart (design show's HTML puts
+	// it beside the views).
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0[1]f %.0[2]f" font-family="sans-serif" font-size="12">`+"\n", left+plotW+120, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15" font-weight="bold">%s: hottest partition key values at peak</text>`+"\n", html.EscapeString(a.Table))
 	axis := "linear axis"

@@ -238,6 +238,9 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	if p.Shards != "" {
 		put(n, "shards", scalar(p.Shards))
 	}
+	if p.Expects != "" {
+		put(n, "expects", scalar(p.Expects))
+	}
 	if p.Rate != (design.Rate{}) {
 		r := flowMap()
 		put(r, "average", numNode(p.Rate.Average))

@@ -301,6 +301,13 @@ func (r *runner) runPattern(ctx context.Context, p *design.Pattern) Result {
 	if len(got) == 0 {
 		res.Problems = append(res.Problems, "returned no item, though it ran with the values of a generated item it should find")
 	}
+	if one, by := r.d.ExpectsOne(p); one && len(got) > 1 {
+		why := "it says expects: one"
+		if len(by) > 0 {
+			why = "its key binds " + p.Returns[0] + "'s identity (" + strings.Join(by, ", ") + ")"
+		}
+		res.Problems = append(res.Problems, fmt.Sprintf("returned %d items, but expects one (%s): the key is not unique, so a lookup by it finds several items", len(got), why))
+	}
 	var unexpected []string
 	for _, it := range got {
 		e := r.itemEntity(it)
