@@ -106,6 +106,9 @@ func (t *Traffic) Has(table string) bool {
 
 // patternPath is a declared pattern's path text.
 func patternPath(d *Design, p *Pattern) string {
+	if p.Multi() {
+		return p.Summary()
+	}
 	if p.Kind == "write" {
 		return cmp.Or(p.Operation, "PutItem") + " " + p.Entity
 	}

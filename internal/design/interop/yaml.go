@@ -212,8 +212,11 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	if p.KeyCondition != "" {
 		put(n, "key", text(p.KeyCondition))
 	}
-	if len(p.Returns) > 0 {
+	if len(p.Returns) > 0 && !p.Multi() { // a BatchGetItem's gets say it
 		put(n, "returns", strList(p.Returns))
+	}
+	if p.Multi() {
+		put(n, "actions", actionsNode(p.Actions))
 	}
 	if p.Entity != "" {
 		put(n, "entity", text(p.Entity))
@@ -251,6 +254,37 @@ func patternNode(p *design.Pattern) *yaml.Node {
 		put(n, "transaction", scalar("true"))
 	}
 	return n
+}
+
+// actionsNode writes a multi-item pattern's actions, one flow mapping
+// each: {put: Like, condition: attribute_not_exists}.
+func actionsNode(actions []*design.Action) *yaml.Node {
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, a := range actions {
+		an := flowMap()
+		put(an, a.Kind, text(a.Entity))
+		if len(a.Set) > 0 {
+			put(an, "set", strList(a.Set))
+		}
+		if len(a.Add) > 0 {
+			add := flowMap()
+			for _, c := range a.Add {
+				put(add, c.Attr, scalar(c.By))
+			}
+			put(an, "add", add)
+		}
+		if a.Condition != "" {
+			put(an, "condition", scalar(a.Condition))
+		}
+		if a.Version != "" {
+			put(an, "version", text(a.Version))
+		}
+		if a.Count > 1 {
+			put(an, "count", scalar(strconv.Itoa(a.Count)))
+		}
+		list.Content = append(list.Content, an)
+	}
+	return list
 }
 
 func workloadNode(w design.Workload) *yaml.Node {
