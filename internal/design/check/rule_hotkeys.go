@@ -80,8 +80,8 @@ func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos d
 // writeLoad is the write units a second e's write patterns put on index
 // at their peak rates, and the writes a second.
 func writeLoad(d *design.Design, index string, e *design.Entity) (units, peak float64) {
-	for _, p := range d.Patterns {
-		if p.Kind != "write" || p.Entity != e.Name || p.Rate.Peak == 0 {
+	for _, p := range d.Writes() {
+		if p.Entity != e.Name || p.Rate.Peak == 0 {
 			continue
 		}
 		u := design.WriteUnits(d.ProjectedSize(e, index))

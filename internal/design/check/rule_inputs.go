@@ -30,7 +30,7 @@ client computes it, or queries each shard).`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		for _, p := range d.Patterns {
-			if p.Given == nil {
+			if p.Given == nil || p.Multi() {
 				continue
 			}
 			switch {

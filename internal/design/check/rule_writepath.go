@@ -19,8 +19,8 @@ no update at all: the item must be deleted and put again.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		tableKey := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
-		for _, p := range d.Patterns {
-			if p.Kind != "write" || p.Operation != "UpdateItem" {
+		for _, p := range d.Writes() {
+			if p.Operation != "UpdateItem" {
 				continue
 			}
 			e := d.Entity(p.Entity)
