@@ -1,0 +1,130 @@
+package accounts_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/dynagotest"
+	"github.com/dynago/dynago/examples/gen/accounts"
+	"github.com/dynago/dynago/internal/design"
+	"github.com/dynago/dynago/internal/design/run"
+)
+
+// reasons returns a cancelled transaction's reason codes ("" for a
+// success).
+func reasons(t *testing.T, err error) string {
+	t.Helper()
+	if err == nil {
+		return ""
+	}
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		t.Fatalf("want a TransactionCanceledException, got %v", err)
+	}
+	var codes []string
+	for _, r := range tce.CancellationReasons {
+		codes = append(codes, aws.ToString(r.Code))
+	}
+	return fmt.Sprint(codes)
+}
+
+// TestGenerated_Accounts runs the transactions gen-go wrote for
+// internal/design/gengo/testdata/accounts.design.yaml against dynago: the
+// email guard item refuses a second user with the same email, and a
+// version read before someone else's write makes an update, a delete and
+// their companion actions fail together.
+func TestGenerated_Accounts(t *testing.T) {
+	ctx := context.Background()
+	db := dynagotest.New(t).Client()
+	d, diags, err := design.Load("../../../internal/design/gengo/testdata/accounts.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	if _, err := run.CreateTable(ctx, d, db, accounts.TableName); err != nil {
+		t.Fatal(err)
+	}
+	c := accounts.New(db)
+	get := func(id string) *accounts.User {
+		t.Helper()
+		u, err := c.GetUser(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	guard := func(email string) bool {
+		t.Helper()
+		out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(c.Table), Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "EMAIL#" + email}, "SK": &types.AttributeValueMemberS{Value: "EMAIL#" + email}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Item != nil
+	}
+
+	// Sign-up: the guard makes the email unique.
+	ann := accounts.User{UserId: "ann", Email: "a@example.com", DisplayName: "Ann"}
+	if r := reasons(t, c.SignUp(ctx, ann, accounts.UserEmail{Email: ann.Email, UserId: ann.UserId})); r != "" {
+		t.Fatalf("sign-up: %s", r)
+	}
+	bob := accounts.User{UserId: "bob", Email: ann.Email, DisplayName: "Bob"}
+	if r := reasons(t, c.SignUp(ctx, bob, accounts.UserEmail{Email: bob.Email, UserId: bob.UserId})); r != "[None ConditionalCheckFailed]" {
+		t.Fatalf("a second user with ann's email: %q", r)
+	}
+	if get("bob") != nil {
+		t.Fatal("the refused sign-up wrote its user")
+	}
+
+	// Rename with the version read: it passes and adds one to it.
+	read := *get("ann")
+	if read.Version != "" {
+		t.Fatalf("a new user's version: %q", read.Version)
+	}
+	read.DisplayName = "Ann B."
+	if r := reasons(t, c.Rename(ctx, read, accounts.UserEmail{Email: read.Email})); r != "" {
+		t.Fatalf("rename: %s", r)
+	}
+	now := get("ann")
+	if now.DisplayName != "Ann B." || now.Version != "1" {
+		t.Fatalf("after rename: %+v", now)
+	}
+	// A writer still holding the old read loses: its version is stale.
+	read.DisplayName = "Stale"
+	if r := reasons(t, c.Rename(ctx, read, accounts.UserEmail{Email: read.Email})); r != "[ConditionalCheckFailed None]" {
+		t.Fatalf("a rename from a stale read: %q", r)
+	}
+	if got := get("ann"); got.DisplayName != "Ann B." || got.Version != "1" {
+		t.Fatalf("the stale rename changed the user: %+v", got)
+	}
+
+	// Change the email: the user, the old guard and the new one together.
+	moved := *now
+	moved.Email = "ann@example.com"
+	err = c.ChangeEmail(ctx, moved, accounts.UserEmail{Email: now.Email}, accounts.UserEmail{Email: moved.Email, UserId: moved.UserId})
+	if r := reasons(t, err); r != "" {
+		t.Fatalf("change-email: %s", r)
+	}
+	if got := get("ann"); got.Email != moved.Email || got.Version != "2" || guard(now.Email) || !guard(moved.Email) {
+		t.Fatalf("after change-email: %+v, old guard %v, new guard %v", got, guard(now.Email), guard(moved.Email))
+	}
+
+	// Close the account from a stale read: refused, and the guard stays.
+	if r := reasons(t, c.CloseAccount(ctx, *now, accounts.UserEmail{Email: moved.Email})); r != "[ConditionalCheckFailed None]" {
+		t.Fatalf("close-account from a stale read: %q", r)
+	}
+	if get("ann") == nil || !guard(moved.Email) {
+		t.Fatal("the refused close-account deleted something")
+	}
+	if r := reasons(t, c.CloseAccount(ctx, *get("ann"), accounts.UserEmail{Email: moved.Email})); r != "" {
+		t.Fatalf("close-account: %s", r)
+	}
+	if get("ann") != nil || guard(moved.Email) {
+		t.Fatal("close-account left the user or its guard")
+	}
+}
