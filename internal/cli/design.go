@@ -282,7 +282,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 	} else {
 		fmt.Fprintf(stdout, "%s: table %s at %s, up to %d items per entity\n", file, table, where, o.items)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tread units\tresult")
+		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tunits\tresult")
 		for _, r := range results {
 			result := "ok"
 			if len(r.Problems) > 0 {
@@ -291,7 +291,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%g\t%s\n", r.ID, r.Operation, cmpOr(r.Index, "-"), r.Items, typesText(r.Types), r.ConsumedCapacity, result)
 		}
 		tw.Flush()
-		fmt.Fprintf(stdout, "%d read patterns, %d did not hold\n", len(results), failed)
+		fmt.Fprintf(stdout, "%d patterns run, %d did not hold\n", len(results), failed)
 	}
 	if failed > 0 {
 		return errFindings{failed}
