@@ -86,8 +86,10 @@ not leak into each other's queries, sort keys must order as intended,
 indexes must hold what their patterns need, updates must rewrite every key
 they change, one key must be spelled one way, partition keys (skewed,
 time-bucketed or sharded) must stay under DynamoDB's per-partition limits
-at the declared peak rates, and item collections under 10 GB on a table
-with a local index.
+at the declared peak rates, item collections under 10 GB on a table
+with a local index, and transactions and batches under DynamoDB's limits
+on one request (100 actions and 4 MB a TransactWriteItems, 25 writes and
+16 MB a BatchWriteItem, 100 gets a BatchGetItem).
 
 Prints one line per finding (FILE:LINE:COL: severity: message [rule]) and
 a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
@@ -173,14 +175,18 @@ func newDesignRunCommand(stdout io.Writer) *cobra.Command {
 	var o designRunOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE",
-		Short: "Run every read pattern of a design against generated data",
+		Short: "Run every read pattern, transaction and batch of a design against generated data",
 		Long: `Create the design's table in an in-process dynago (or at --endpoint, any
 DynamoDB endpoint, real DynamoDB included: the table must not exist there),
 write generated items for every entity (the same items on every run), and
 run every read pattern as a GetItem or Query. Each must return items, only
 of the entity types it declares, in its declared order (by the values'
-types: ISSUE#10 before ISSUE#2 fails). Prints one line per pattern with the
-read units it consumed; exits 1 if a pattern does not hold, or if the
+types: ISSUE#10 before ISSUE#2 fails). Then run each transaction and batch:
+a TransactWriteItems must commit with its counters moved by their add and
+its versions by one, and run again be refused by its attribute_not_exists
+guards and versions; a batch must write, or return, every item. Prints one
+line per pattern with the units it consumed (read units for a read, write
+units for a write); exits 1 if a pattern does not hold, or if the
 design does not pass check first. At an --endpoint the table is deleted
 after the run unless --keep; an existing table is never touched.`,
 		Args: oneFile,
