@@ -166,7 +166,7 @@ func (d *Design) Writes() []*Pattern {
 				Kind: "write", Operation: a.Operation(), Entity: a.Entity, Updates: a.Updates(),
 				Transaction: p.Operation == TransactWriteItems,
 				Rate:        Rate{Average: p.Rate.Average * n, Peak: p.Rate.Peak * n},
-				Pos:         a.Pos,
+				Pos:         a.Pos, Action: a,
 			})
 		}
 	}

@@ -188,6 +188,9 @@ type Pattern struct {
 	// Actions are what a multi-item pattern's request holds (nil for a
 	// one-item pattern); Returns are then the entities its gets read.
 	Actions []*Action
+	// Action is, for a one-item write that Writes made of a multi-item
+	// pattern's action, that action (nil otherwise).
+	Action *Action
 	// Index is the GSI or LSI read ("" for the table).
 	Index string
 	// KeyCondition is the key condition in template terms, parsed into

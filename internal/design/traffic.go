@@ -144,6 +144,13 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 				return p.ID, patternPath(d, p), true, false
 			}
 		}
+		// An item of a transaction or batch counts as its own write:
+		// the multi-item pattern with an action of that kind on e.
+		for _, p := range d.Patterns {
+			if p.Kind == "write" && p.Multi() && slices.ContainsFunc(p.Actions, func(x *Action) bool { return x.Entity == e.Name && x.Operation() == a.Operation }) {
+				return p.ID, patternPath(d, p), true, false
+			}
+		}
 		return "", a.Operation + " " + e.Name, false, false
 	case "Scan":
 		for _, p := range d.Patterns {
