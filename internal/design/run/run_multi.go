@@ -90,8 +90,11 @@ func (r *runner) pickItems(p *design.Pattern) ([]multiItem, string) {
 			out = append(out, multiItem{action: a, index: i, item: it, key: r.tableKey(it)})
 			n++
 		}
-		if n == 0 {
-			return nil, fmt.Sprintf("no generated %s item for action %d (%s %s)", a.Entity, i+1, a.Kind, a.Entity)
+		switch {
+		case n == 0 && a.Kind == design.ActionPut:
+			return nil, fmt.Sprintf("no fresh %s item to put for action %d: its table key has no text variable to give a new value", a.Entity, i+1)
+		case n == 0:
+			return nil, fmt.Sprintf("no generated %s item left for action %d (%s %s)", a.Entity, i+1, a.Kind, a.Entity)
 		}
 	}
 	return out, ""
