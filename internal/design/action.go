@@ -252,25 +252,32 @@ func (p *Pattern) actionsSummary() string {
 		if a.Count > 1 {
 			s += fmt.Sprintf(" ×%d", a.Count)
 		}
-		var notes []string
-		if len(a.Set) > 0 {
-			notes = append(notes, "sets "+strings.Join(a.Set, ", "))
-		}
-		for _, c := range a.Add {
-			notes = append(notes, "adds "+c.By+" to "+c.Attr)
-		}
-		switch a.Condition {
-		case NotExists:
-			notes = append(notes, "if absent")
-		case Exists:
-			notes = append(notes, "if present")
-		}
-		if a.Version != "" {
-			notes = append(notes, "version "+a.Version)
-		}
-		if len(notes) > 0 {
-			s += " (" + strings.Join(notes, "; ") + ")"
-		}
+		s += a.notes()
 	}
 	return s
+}
+
+// notes renders what an action changes and its conditions for
+// summaries: " (sets Title; adds 1 to LikeCount; if absent)", or "".
+func (a *Action) notes() string {
+	var notes []string
+	if len(a.Set) > 0 {
+		notes = append(notes, "sets "+strings.Join(a.Set, ", "))
+	}
+	for _, c := range a.Add {
+		notes = append(notes, "adds "+c.By+" to "+c.Attr)
+	}
+	switch a.Condition {
+	case NotExists:
+		notes = append(notes, "if absent")
+	case Exists:
+		notes = append(notes, "if present")
+	}
+	if a.Version != "" {
+		notes = append(notes, "version "+a.Version)
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
 }

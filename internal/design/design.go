@@ -34,6 +34,7 @@
 package design
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -191,6 +192,11 @@ type Pattern struct {
 	// Action is, for a one-item write that Writes made of a multi-item
 	// pattern's action, that action (nil otherwise).
 	Action *Action
+	// Write is a one-item write's condition, version and counters
+	// (condition:, version:, add: beside its entity), as the action it
+	// is (Set its updates: SET; Updates then holds its counters and
+	// version too); nil when it has none.
+	Write *Action
 	// Index is the GSI or LSI read ("" for the table).
 	Index string
 	// KeyCondition is the key condition in template terms, parsed into
@@ -433,6 +439,9 @@ func (d *Design) IsTableKey(name string) bool {
 func (p *Pattern) Summary() string {
 	if p.Multi() {
 		return p.actionsSummary()
+	}
+	if p.Write != nil {
+		return cmp.Or(p.Operation, "PutItem") + " " + p.Entity + p.Write.notes()
 	}
 	if p.Kind == "write" {
 		s := p.Operation + " " + p.Entity

@@ -509,7 +509,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 // pattern written as a PartiQL statement is read against its key schema).
 func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "rate", "consistent", "transaction", "actions")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "rate", "consistent", "transaction", "actions", "condition", "version", "add")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -534,6 +534,7 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt.Entity = p.str(m["entity"], "entity")
 	pt.Updates = appendNew(pt.Updates, p.strings(m["updates"], "updates"))
 	pt.Needs = appendNew(pt.Needs, p.strings(m["needs"], "needs"))
+	p.oneItemWrite(pt, m)
 	if gn := m["given"]; gn != nil {
 		pt.GivenPos = p.pos(gn)
 		pt.Given = p.strings(gn, "given")

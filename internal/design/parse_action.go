@@ -74,6 +74,13 @@ func (p *parser) action(pt *Pattern, n *yaml.Node) *Action {
 		return a
 	}
 	a.Set = p.strings(m["set"], "set")
+	return p.actionFields(pt, a, m)
+}
+
+// actionFields reads what an action of pt (of a known kind) adds,
+// conditions and counts, and checks them against its kind and pt's
+// operation.
+func (p *parser) actionFields(pt *Pattern, a *Action, m map[string]*yaml.Node) *Action {
 	if an := m["add"]; an != nil {
 		for _, kv := range p.entries(an) {
 			f, err := strconv.ParseFloat(kv[1].Value, 64)
@@ -111,4 +118,35 @@ func (p *parser) action(pt *Pattern, n *yaml.Node) *Action {
 		p.errorf(a.Pos, "pattern %s: a put replaces the whole item, so it cannot add one to its version; lock with version on an update (or put with condition: %s)", pt.ID, NotExists)
 	}
 	return a
+}
+
+// oneItemWrite reads a one-item write's condition:, version: and add:
+// (beside its entity and updates) into pt.Write, checked as an action
+// of its kind is; its counters and version join its Updates.
+func (p *parser) oneItemWrite(pt *Pattern, m map[string]*yaml.Node) {
+	var given *yaml.Node
+	for _, f := range []string{"condition", "version", "add"} {
+		if m[f] != nil && given == nil {
+			given = m[f]
+		}
+	}
+	if given == nil {
+		return
+	}
+	switch {
+	case pt.Multi():
+		p.errorf(p.pos(given), "pattern %s: a %s pattern's conditions and counters are written on its actions", pt.ID, pt.Operation)
+		return
+	case pt.Kind != "write":
+		p.errorf(p.pos(given), "pattern %s: condition, version and add belong to a write", pt.ID)
+		return
+	case pt.Statement != "":
+		p.errorf(p.pos(given), "pattern %s: condition, version and add belong to a pattern written with entity:, not partiql:", pt.ID)
+		return
+	}
+	kind := map[string]string{"": ActionPut, "PutItem": ActionPut, "UpdateItem": ActionUpdate, "DeleteItem": ActionDelete}[pt.Operation]
+	one := &Pattern{ID: pt.ID, Operation: TransactWriteItems}
+	a := p.actionFields(one, &Action{Kind: kind, Entity: pt.Entity, Set: slices.Clone(pt.Updates), Count: 1, Pos: p.pos(given)}, m)
+	pt.Write = a
+	pt.Updates = appendNew(pt.Updates, a.Updates())
 }

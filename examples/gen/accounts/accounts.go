@@ -69,6 +69,7 @@ type User struct {
 	UserId      string // S
 	Email       string // S
 	DisplayName string // S
+	Logins      string // N
 	Version     string // N
 }
 
@@ -100,6 +101,9 @@ func (x User) Item() map[string]types.AttributeValue {
 	if v := avS(x.DisplayName); v != nil {
 		item["DisplayName"] = v
 	}
+	if v := avN(x.Logins); v != nil {
+		item["Logins"] = v
+	}
 	if v := avN(x.Version); v != nil {
 		item["Version"] = v
 	}
@@ -124,6 +128,11 @@ func decodeUser(item map[string]types.AttributeValue) (User, error) {
 	if v, ok := item["DisplayName"]; ok {
 		if err := decodeS(v, &x.DisplayName); err != nil {
 			return x, fmt.Errorf("decoding User.DisplayName: %w", err)
+		}
+	}
+	if v, ok := item["Logins"]; ok {
+		if err := decodeN(v, &x.Logins); err != nil {
+			return x, fmt.Errorf("decoding User.Logins: %w", err)
 		}
 	}
 	if v, ok := item["Version"]; ok {
@@ -676,5 +685,97 @@ func (c *Client) CloseAccount(ctx context.Context, user User, userEmail UserEmai
 		actions = append(actions, types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Key: tableKey(item)}})
 	}
 	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: actions})
+	return err
+}
+
+// CreateUser: Create a user who is not there yet (PutItem User (if absent)).
+//
+// A failed condition is a *types.ConditionalCheckFailedException.
+func (c *Client) CreateUser(ctx context.Context, x User) error {
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#pk"] = "PK"
+	conds = append(conds, "attribute_not_exists(#pk)")
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item})
+	return err
+}
+
+// CountLogin: Count a login of an existing user (UpdateItem User (adds 1 to Logins; if present)).
+//
+// A failed condition is a *types.ConditionalCheckFailedException.
+func (c *Client) CountLogin(ctx context.Context, x User) error {
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#pk"] = "PK"
+	conds = append(conds, "attribute_exists(#pk)")
+	names["#c0"], values[":c0"] = "Logins", &types.AttributeValueMemberN{Value: "1"}
+	update := "ADD #c0 :c0"
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Key: tableKey(item), UpdateExpression: aws.String(update)})
+	return err
+}
+
+// SetName: Rename a user alone, if unchanged since read (UpdateItem User (sets DisplayName; version Version)).
+//
+// A failed condition is a *types.ConditionalCheckFailedException.
+func (c *Client) SetName(ctx context.Context, x User) error {
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#ver"] = "Version"
+	if v, ok := item["Version"]; ok {
+		values[":ver"] = v
+		conds = append(conds, "#ver = :ver")
+	} else {
+		conds = append(conds, "attribute_not_exists(#ver)")
+	}
+	values[":one"] = &types.AttributeValueMemberN{Value: "1"}
+	var sets []string
+	for i, name := range []string{"DisplayName"} {
+		if v, ok := item[name]; ok {
+			n, val := fmt.Sprintf("#a%d", i), fmt.Sprintf(":v%d", i)
+			names[n], values[val] = name, v
+			sets = append(sets, n+" = "+val)
+		}
+	}
+	update := "ADD #ver :one"
+	if len(sets) > 0 {
+		update = "SET " + strings.Join(sets, ", ") + " " + update
+	}
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Key: tableKey(item), UpdateExpression: aws.String(update)})
 	return err
 }

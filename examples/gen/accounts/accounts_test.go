@@ -128,3 +128,57 @@ func TestGenerated_Accounts(t *testing.T) {
 		t.Fatal("close-account left the user or its guard")
 	}
 }
+
+// TestGenerated_OneItemConditions: the one-item writes with a condition,
+// a counter or a version: a put that must not overwrite, an ADD on an
+// existing user only (a missing one is not created), and a version that
+// refuses a stale rename; each failure is a ConditionalCheckFailedException.
+func TestGenerated_OneItemConditions(t *testing.T) {
+	ctx := context.Background()
+	db := dynagotest.New(t).Client()
+	d, diags, err := design.Load("../../../internal/design/gengo/testdata/accounts.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	if _, err := run.CreateTable(ctx, d, db, accounts.TableName); err != nil {
+		t.Fatal(err)
+	}
+	c := accounts.New(db)
+	refused := func(err error) bool {
+		var ccf *types.ConditionalCheckFailedException
+		return errors.As(err, &ccf)
+	}
+	ann := accounts.User{UserId: "ann", Email: "a@example.com", DisplayName: "Ann"}
+	if err := c.CreateUser(ctx, ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateUser(ctx, accounts.User{UserId: "ann", Email: "other@example.com"}); !refused(err) {
+		t.Fatalf("a second create-user of ann: %v", err)
+	}
+	for range 2 {
+		if err := c.CountLogin(ctx, accounts.User{UserId: "ann"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.CountLogin(ctx, accounts.User{UserId: "nobody"}); !refused(err) {
+		t.Fatalf("count-login of a missing user: %v", err)
+	}
+	if u, err := c.GetUser(ctx, "nobody"); err != nil || u != nil {
+		t.Fatalf("count-login created a user: %+v %v", u, err)
+	}
+	read, err := c.GetUser(ctx, "ann")
+	if err != nil || read.Logins != "2" || read.Email != ann.Email {
+		t.Fatalf("after two logins: %+v %v", read, err)
+	}
+	read.DisplayName = "Ann B."
+	if err := c.SetName(ctx, *read); err != nil {
+		t.Fatal(err)
+	}
+	read.DisplayName = "Stale"
+	if err := c.SetName(ctx, *read); !refused(err) {
+		t.Fatalf("a rename from a stale read: %v", err)
+	}
+	if got, _ := c.GetUser(ctx, "ann"); got.DisplayName != "Ann B." || got.Version != "1" || got.Logins != "2" {
+		t.Fatalf("after the renames: %+v", got)
+	}
+}

@@ -16,11 +16,14 @@ BatchWriteItem 25 puts or deletes and 16 MB, a BatchGetItem 100 gets (and
 returns at most 16 MB, the rest as UnprocessedKeys): a request past a
 limit is refused, so the pattern must split it. Sizes are the entities'
 typical item sizes times each action's count. An update's add: counters
-and a version: attribute are Numbers (ADD adds to a number; a version
-is compared and incremented).`,
+and a version: attribute, in a transaction or on a one-item write, are
+Numbers (ADD adds to a number; a version is compared and incremented).`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		for _, p := range d.Patterns {
+			if p.Write != nil {
+				checkAction(pass, p, p.Write) // a one-item write's counters and version
+			}
 			if !p.Multi() {
 				continue
 			}

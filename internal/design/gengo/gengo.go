@@ -506,6 +506,10 @@ func genPattern(b *strings.Builder, d *design.Design, p *design.Pattern) error {
 			return fmt.Errorf("no entity %q", p.Entity)
 		}
 		ent := goName(e.Name)
+		if p.Write != nil {
+			genOneItemWrite(b, d, p, method, doc)
+			return nil
+		}
 		switch cmp.Or(p.Operation, "PutItem") {
 		case "PutItem":
 			w("// %s: %s (PutItem %s%s).\nfunc (c *Client) %s(ctx context.Context, x %s) error {\n", method, doc, e.Name, inTransaction(p), method, ent)

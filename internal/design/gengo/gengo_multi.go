@@ -112,8 +112,32 @@ func genTransactAction(b *strings.Builder, d *design.Design, a *design.Action, p
 	if !many {
 		list = "[]" + goName(e.Name) + "{" + param + "}"
 	}
+	w("\tfor _, x := range %s {\n", list)
+	expr := genItemExprs(b, d, a, param)
+	common := "TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values"
+	switch a.Kind {
+	case design.ActionPut:
+		w("\t\tactions = append(actions, types.TransactWriteItem{Put: &types.Put{%s, Item: item}})\n", common)
+	case design.ActionUpdate:
+		w("\t\tactions = append(actions, types.TransactWriteItem{Update: &types.Update{%s, Key: tableKey(item)%s}})\n", common, expr)
+	case design.ActionDelete:
+		w("\t\tactions = append(actions, types.TransactWriteItem{Delete: &types.Delete{%s, Key: tableKey(item)}})\n", common)
+	case design.ActionCheck:
+		w("\t\tactions = append(actions, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{%s, Key: tableKey(item)}})\n", common)
+	}
+	w("\t}\n")
+}
+
+// genItemExprs writes the code that builds item x's item (item),
+// expression names and values (names, values: nil when empty), condition
+// (cond) and, for an update, its update expression (update); it returns
+// the field naming the update (", UpdateExpression: ...", "" for another
+// kind). param names x in errors. (gofmt indents it.)
+func genItemExprs(b *strings.Builder, d *design.Design, a *design.Action, param string) string {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	e := d.Entity(a.Entity)
 	pk := d.Table.PartitionKey[0].Name
-	w("\tfor _, x := range %s {\n\t\titem := x.Item()\n\t\tnames := map[string]string{}\n\t\tvalues := map[string]types.AttributeValue{}\n\t\tvar conds []string\n", list)
+	w("\t\titem := x.Item()\n\t\tnames := map[string]string{}\n\t\tvalues := map[string]types.AttributeValue{}\n\t\tvar conds []string\n")
 	switch a.Condition {
 	case design.NotExists:
 		w("\t\tnames[\"#pk\"] = %q\n\t\tconds = append(conds, \"attribute_not_exists(#pk)\")\n", pk)
@@ -159,18 +183,7 @@ func genTransactAction(b *strings.Builder, d *design.Design, a *design.Action, p
 	}
 	w("\t\tvar cond *string\n\t\tif len(conds) > 0 {\n\t\t\tcond = aws.String(strings.Join(conds, \" AND \"))\n\t\t}\n")
 	w("\t\tif len(names) == 0 {\n\t\t\tnames = nil\n\t\t}\n\t\tif len(values) == 0 {\n\t\t\tvalues = nil\n\t\t}\n")
-	common := "TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values"
-	switch a.Kind {
-	case design.ActionPut:
-		w("\t\tactions = append(actions, types.TransactWriteItem{Put: &types.Put{%s, Item: item}})\n", common)
-	case design.ActionUpdate:
-		w("\t\tactions = append(actions, types.TransactWriteItem{Update: &types.Update{%s, Key: tableKey(item)%s}})\n", common, expr)
-	case design.ActionDelete:
-		w("\t\tactions = append(actions, types.TransactWriteItem{Delete: &types.Delete{%s, Key: tableKey(item)}})\n", common)
-	case design.ActionCheck:
-		w("\t\tactions = append(actions, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{%s, Key: tableKey(item)}})\n", common)
-	}
-	w("\t}\n")
+	return expr
 }
 
 // hasBatch reports whether d has a batch pattern, whose method needs
@@ -216,4 +229,44 @@ func backoff(ctx context.Context, attempt int) error {
 func genSets(b *strings.Builder, sets []string) {
 	fmt.Fprintf(b, "\t\tvar sets []string\n\t\tfor i, name := range []string{%s} {\n\t\t\tif v, ok := item[name]; ok {\n", quoteList(sets))
 	b.WriteString("\t\t\t\tn, val := fmt.Sprintf(\"#a%d\", i), fmt.Sprintf(\":v%d\", i)\n\t\t\t\tnames[n], values[val] = name, v\n\t\t\t\tsets = append(sets, n+\" = \"+val)\n\t\t\t}\n\t\t}\n")
+}
+
+// genOneItemWrite writes the method of a one-item write with a
+// condition, version or counters (p.Write): PutItem, UpdateItem or
+// DeleteItem, or a TransactWriteItems of that one action with
+// transaction: true.
+func genOneItemWrite(b *strings.Builder, d *design.Design, p *design.Pattern, method, doc string) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	a := p.Write
+	op := a.Operation()
+	w("// %s: %s (%s%s).\n//\n// A failed condition is a *types.", method, doc, strings.TrimPrefix(p.Summary(), "TransactWriteItems: "), inTransaction(p))
+	if p.Transaction {
+		w("TransactionCanceledException.\n")
+	} else {
+		w("ConditionalCheckFailedException.\n")
+	}
+	w("func (c *Client) %s(ctx context.Context, x %s) error {\n", method, goName(a.Entity))
+	expr := genItemExprs(b, d, a, "x")
+	common := "TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values"
+	switch {
+	case p.Transaction:
+		genTransactCall(b, a, common, expr)
+	case op == "PutItem":
+		w("\t_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{%s, Item: item})\n", common)
+	case op == "UpdateItem":
+		w("\t_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{%s, Key: tableKey(item)%s})\n", common, expr)
+	default:
+		w("\t_, err := c.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{%s, Key: tableKey(item)})\n", common)
+	}
+	w("\treturn err\n}\n\n")
+}
+
+// genTransactCall writes a TransactWriteItems of action a alone.
+func genTransactCall(b *strings.Builder, a *design.Action, common, expr string) {
+	item := map[string]string{
+		design.ActionPut:    "Put: &types.Put{" + common + ", Item: item}",
+		design.ActionUpdate: "Update: &types.Update{" + common + ", Key: tableKey(item)" + expr + "}",
+		design.ActionDelete: "Delete: &types.Delete{" + common + ", Key: tableKey(item)}",
+	}[a.Kind]
+	fmt.Fprintf(b, "\t_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{%s}}})\n", item)
 }

@@ -57,7 +57,10 @@ func summary(d *design.Design, workbench bool) []string {
 	}
 	for _, p := range d.Patterns {
 		out = append(out, fmt.Sprintf("pattern %s %q %s %s %s %q %v %s %v %v given %#v %s %d shards %s %v %v %v", p.ID, p.Description, p.Kind, p.Operation, p.Index, p.KeyCondition, p.Returns, p.Entity, p.Updates, p.Needs, p.Given, p.Order, p.PageSize, p.Shards, p.Rate, p.Consistent, p.Transaction))
-		for _, a := range p.Actions {
+		for _, a := range append(slices.Clone(p.Actions), p.Write) {
+			if a == nil {
+				continue
+			}
 			out = append(out, fmt.Sprintf("  action %s %s set %v add %v condition %s version %s count %d", a.Kind, a.Entity, a.Set, a.Add, a.Condition, a.Version, a.Count))
 		}
 	}

@@ -218,13 +218,23 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	if p.Multi() {
 		put(n, "actions", actionsNode(p.Actions))
 	}
+	if a := p.Write; a != nil {
+		// A one-item write's condition, version and counters, written as
+		// an action's are.
+		an := actionsNode([]*design.Action{a}).Content[0]
+		for i := 2; i+1 < len(an.Content); i += 2 { // past the kind: entity pair
+			if k := an.Content[i].Value; k != "set" {
+				put(n, k, an.Content[i+1])
+			}
+		}
+	}
 	if p.Entity != "" {
 		put(n, "entity", text(p.Entity))
 	}
 	for _, l := range []struct {
 		name string
 		vs   []string
-	}{{"updates", p.Updates}, {"needs", p.Needs}} {
+	}{{"updates", updatesOf(p)}, {"needs", p.Needs}} {
 		if len(l.vs) > 0 {
 			put(n, l.name, strList(l.vs))
 		}
@@ -254,6 +264,15 @@ func patternNode(p *design.Pattern) *yaml.Node {
 		put(n, "transaction", scalar("true"))
 	}
 	return n
+}
+
+// updatesOf is what a write pattern's updates: field says: its SETs
+// (its counters and version are written as add: and version:).
+func updatesOf(p *design.Pattern) []string {
+	if p.Write != nil {
+		return p.Write.Set
+	}
+	return p.Updates
 }
 
 // actionsNode writes a multi-item pattern's actions, one flow mapping
