@@ -14,7 +14,8 @@ var MultiItemRule = &Rule{
 	Doc: `A TransactWriteItems holds at most 100 actions and 4 MB of items, a
 BatchWriteItem 25 puts or deletes and 16 MB, a BatchGetItem 100 gets (and
 returns at most 16 MB, the rest as UnprocessedKeys): a request past a
-limit is refused, so the pattern must split it. Sizes are the entities'
+limit is refused, so the pattern must split it; so is one that names an
+item twice (two actions on an entity whose table key is a constant). Sizes are the entities'
 typical item sizes times each action's count. An update's add: counters
 and a version: attribute, in a transaction or on a one-item write, are
 Numbers (ADD adds to a number; a version is compared and incremented).`,
@@ -28,6 +29,7 @@ Numbers (ADD adds to a number; a version is compared and incremented).`,
 				continue
 			}
 			checkMultiLimits(pass, p)
+			checkOneItemTwice(pass, p)
 			for _, a := range p.Actions {
 				checkAction(pass, p, a)
 			}
@@ -67,6 +69,48 @@ func checkMultiLimits(pass *Pass, p *design.Pattern) {
 	}
 	pass.Reportf(p.Pos, design.Error, "pattern %s: its items come to %s at the entities' typical sizes, past the %s one %s may hold: DynamoDB refuses it; write fewer items a request%s",
 		p.ID, mb(b), mb(lim.bytes), p.Operation, atomicity(p))
+}
+
+// checkOneItemTwice reports a request that names one item twice: two
+// actions (or a count above one) on an entity whose table key is a
+// constant, which every action then targets. DynamoDB refuses it: "no two
+// actions can target the same item" (API reference, TransactWriteItems),
+// and a batch's duplicate keys are a ValidationException ("Provided list
+// of item keys contains duplicates", as internal/engine/batch_write_item.go
+// and batch_get_item.go answer).
+func checkOneItemTwice(pass *Pass, p *design.Pattern) {
+	d := pass.Design
+	n := map[string]int{}
+	var order []string
+	for _, a := range p.Actions {
+		e := d.Entity(a.Entity)
+		if e == nil {
+			continue
+		}
+		constant := true
+		for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+			t, _, _, _ := e.ValueOf(ka.Name)
+			constant = constant && t.Constant()
+		}
+		if constant {
+			if n[e.Name] == 0 {
+				order = append(order, e.Name)
+			}
+			n[e.Name] += a.Count
+		}
+	}
+	for _, name := range order {
+		if n[name] > 1 {
+			pass.Reportf(p.Pos, design.Error, "pattern %s names %s %d times, but its table key is a constant, so every one is the same item: DynamoDB refuses a %s that names an item twice (%s); name it once", p.ID, name, n[name], p.Operation, twiceError[p.Operation])
+		}
+	}
+}
+
+// twiceError is each operation's error for an item named twice.
+var twiceError = map[string]string{
+	design.TransactWriteItems: "Transaction request cannot include multiple operations on one item",
+	design.BatchWriteItem:     "Provided list of item keys contains duplicates",
+	design.BatchGetItem:       "Provided list of item keys contains duplicates",
 }
 
 // atomicity is what splitting a transaction costs, for messages.
