@@ -688,6 +688,55 @@ func (c *Client) CloseAccount(ctx context.Context, user User, userEmail UserEmai
 	return err
 }
 
+// SignUpTeam: Sign up to ten users at once, all or none (TransactWriteItems: put User ×10 (if absent), put UserEmail ×10 (if absent)).
+//
+// It is one TransactWriteItems: every action is applied or none is. A failed
+// condition cancels it with a *types.TransactionCanceledException whose
+// CancellationReasons say, action by action, which failed.
+func (c *Client) SignUpTeam(ctx context.Context, users []User, userEmails []UserEmail) error {
+	var actions []types.TransactWriteItem
+	for _, x := range users {
+		item := x.Item()
+		names := map[string]string{}
+		values := map[string]types.AttributeValue{}
+		var conds []string
+		names["#pk"] = "PK"
+		conds = append(conds, "attribute_not_exists(#pk)")
+		var cond *string
+		if len(conds) > 0 {
+			cond = aws.String(strings.Join(conds, " AND "))
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		if len(values) == 0 {
+			values = nil
+		}
+		actions = append(actions, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item}})
+	}
+	for _, x := range userEmails {
+		item := x.Item()
+		names := map[string]string{}
+		values := map[string]types.AttributeValue{}
+		var conds []string
+		names["#pk"] = "PK"
+		conds = append(conds, "attribute_not_exists(#pk)")
+		var cond *string
+		if len(conds) > 0 {
+			cond = aws.String(strings.Join(conds, " AND "))
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		if len(values) == 0 {
+			values = nil
+		}
+		actions = append(actions, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item}})
+	}
+	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: actions})
+	return err
+}
+
 // CreateUser: Create a user who is not there yet (PutItem User (if absent)).
 //
 // A failed condition is a *types.ConditionalCheckFailedException.

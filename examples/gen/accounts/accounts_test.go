@@ -182,3 +182,43 @@ func TestGenerated_OneItemConditions(t *testing.T) {
 		t.Fatalf("after the renames: %+v", got)
 	}
 }
+
+// TestGenerated_SignUpTeam: an action with a count takes a slice, each
+// element an action of the one transaction: a team whose last email is
+// taken signs up nobody.
+func TestGenerated_SignUpTeam(t *testing.T) {
+	ctx := context.Background()
+	db := dynagotest.New(t).Client()
+	d, diags, err := design.Load("../../../internal/design/gengo/testdata/accounts.design.yaml")
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	if _, err := run.CreateTable(ctx, d, db, accounts.TableName); err != nil {
+		t.Fatal(err)
+	}
+	c := accounts.New(db)
+	team := func(ids ...string) ([]accounts.User, []accounts.UserEmail) {
+		var us []accounts.User
+		var es []accounts.UserEmail
+		for _, id := range ids {
+			us = append(us, accounts.User{UserId: id, Email: id + "@example.com"})
+			es = append(es, accounts.UserEmail{UserId: id, Email: id + "@example.com"})
+		}
+		return us, es
+	}
+	us, es := team("ann", "bob")
+	if err := c.SignUpTeam(ctx, us, es); err != nil {
+		t.Fatal(err)
+	}
+	us, es = team("cat", "dan", "eve")
+	es[2].Email = "ann@example.com" // taken
+	if r := reasons(t, c.SignUpTeam(ctx, us, es)); r != "[None None None None None ConditionalCheckFailed]" {
+		t.Fatalf("a team with a taken email: %q", r)
+	}
+	for _, id := range []string{"ann", "bob", "cat", "dan"} {
+		u, err := c.GetUser(ctx, id)
+		if err != nil || (u != nil) != (id == "ann" || id == "bob") {
+			t.Fatalf("user %s after the sign-ups: %+v %v", id, u, err)
+		}
+	}
+}
