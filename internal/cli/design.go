@@ -86,8 +86,10 @@ not leak into each other's queries, sort keys must order as intended,
 indexes must hold what their patterns need, updates must rewrite every key
 they change, one key must be spelled one way, partition keys (skewed,
 time-bucketed or sharded) must stay under DynamoDB's per-partition limits
-at the declared peak rates, and item collections under 10 GB on a table
-with a local index.
+at the declared peak rates, item collections under 10 GB on a table
+with a local index, and transactions and batches under DynamoDB's limits
+on one request (100 actions and 4 MB a TransactWriteItems, 25 writes and
+16 MB a BatchWriteItem, 100 gets a BatchGetItem).
 
 Prints one line per finding (FILE:LINE:COL: severity: message [rule]) and
 a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
@@ -173,7 +175,7 @@ func newDesignRunCommand(stdout io.Writer) *cobra.Command {
 	var o designRunOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE",
-		Short: "Run every read pattern of a design against generated data",
+		Short: "Run every read pattern, transaction and batch of a design against generated data",
 		Long: `Create the design's table in an in-process dynago (or at --endpoint, any
 DynamoDB endpoint, real DynamoDB included: the table must not exist there),
 write generated items for every entity (the same items on every run), and
@@ -183,8 +185,13 @@ types: ISSUE#10 before ISSUE#2 fails), and a lookup by id at most one
 (expects: one, inferred for a GetItem and for a key that binds the
 returned entity's id). The items look like a real table's: each has its
 own ids, and children sit in their parents' collections as many to a
-parent as the workload's item counts say. Prints one line per pattern with the
-read units it consumed; exits 1 if a pattern does not hold, or if the
+parent as the workload's item counts say. Then run each transaction and
+batch: a TransactWriteItems must commit with its counters moved by their
+add and its versions by one, and run again be refused by its
+attribute_not_exists guards and versions; a batch must write, or return,
+every item. Prints one line per pattern with the units it consumed (read
+units for a read, write units for a write); exits 1 if a pattern does not
+hold, or if the
 design does not pass check first. At an --endpoint the table is deleted
 after the run unless --keep; an existing table is never touched.`,
 		Args: oneFile,
@@ -286,7 +293,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 	} else {
 		fmt.Fprintf(stdout, "%s: table %s at %s, up to %d items per entity\n", file, table, where, o.items)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tread units\tresult")
+		fmt.Fprintln(tw, "pattern\toperation\tindex\titems\ttypes\tunits\tresult")
 		for _, r := range results {
 			result := "ok"
 			if len(r.Problems) > 0 {
@@ -295,7 +302,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%g\t%s\n", r.ID, r.Operation, cmpOr(r.Index, "-"), r.Items, typesText(r.Types), r.ConsumedCapacity, result)
 		}
 		tw.Flush()
-		fmt.Fprintf(stdout, "%d read patterns, %d did not hold\n", len(results), failed)
+		fmt.Fprintf(stdout, "%d patterns run, %d did not hold\n", len(results), failed)
 	}
 	if failed > 0 {
 		return errFindings{failed}

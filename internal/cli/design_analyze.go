@@ -22,7 +22,9 @@ func newDesignAnalyzeCommand(stdout io.Writer) *cobra.Command {
 		Long: `Analyze a design file with DynamoDB's capacity rules: per access pattern the
 read and write units a request takes (4 KB reads, halved when eventually
 consistent, doubled in a transaction; 1 KB writes for the table and each
-index entry, two for an update that moves an entry) and a second at its
+index entry, two for an update that moves an entry; a TransactWriteItems
+its actions' writes with the table's doubled and its ConditionChecks at
+twice the item's write units, a batch its items one by one) and a second at its
 average and peak rates (rate: {average, peak}); the storage of the item
 counts in the workload section (100 bytes of overhead per item and index
 entry); the monthly cost on demand (average rates) and provisioned

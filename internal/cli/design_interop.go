@@ -188,7 +188,10 @@ discriminator, else by the table keys' literal prefixes), and one Client
 method per access pattern: GetItem returns the entity, a Query returns an
 iter.Seq2 that pages through LastEvaluatedKey, PutItem and DeleteItem take
 the entity, and an UpdateItem method SETs the pattern's updates and every
-key built from one of them. The code uses only aws-sdk-go-v2, so it runs
+key built from one of them. A TransactWriteItems pattern is one method and
+one TransactWriteItems call (its conditions, ADD counters and version
+locks included); a BatchWriteItem or BatchGetItem method sends requests of
+at most 25 or 100 items and again what comes back unprocessed. The code uses only aws-sdk-go-v2, so it runs
 against DynamoDB as against dynago. --package names it (default: the table
 name); --out FILE writes it there instead of stdout.`,
 		Args: oneFile,

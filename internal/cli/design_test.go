@@ -139,7 +139,7 @@ func TestDesignRun_Endpoint(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}
 	}
-	if !strings.Contains(out.String(), "3 read patterns, 0 did not hold") {
+	if !strings.Contains(out.String(), "3 patterns run, 0 did not hold") {
 		t.Errorf("stdout: %s", out.String())
 	}
 }

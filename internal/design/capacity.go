@@ -72,6 +72,12 @@ func (d *Design) PartitionSpace(index string) string {
 // patternCost is one pattern's units per request.
 func (d *Design) patternCost(p *Pattern) PatternCost {
 	pc := PatternCost{ID: p.ID, Description: p.Description, Kind: p.Kind, Index: p.Index, Rate: p.Rate}
+	if p.Multi() {
+		pc.Operation = p.Operation
+		pc.ItemBytes = d.RequestBytes(p)
+		d.multiCost(p, &pc)
+		return pc
+	}
 	if p.Kind == "write" {
 		pc.Operation = cmp.Or(p.Operation, "PutItem")
 		pc.Items = 1

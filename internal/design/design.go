@@ -35,6 +35,7 @@
 package design
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -182,8 +183,21 @@ type Pattern struct {
 	// Kind is read (default) or write.
 	Kind string
 	// Operation is GetItem, Query (reads; inferred when empty), PutItem,
-	// UpdateItem or DeleteItem (writes).
+	// UpdateItem or DeleteItem (writes), or a multi-item operation
+	// (TransactWriteItems, BatchWriteItem: writes; BatchGetItem: a read)
+	// whose request holds Actions.
 	Operation string
+	// Actions are what a multi-item pattern's request holds (nil for a
+	// one-item pattern); Returns are then the entities its gets read.
+	Actions []*Action
+	// Action is, for a one-item write that Writes made of a multi-item
+	// pattern's action, that action (nil otherwise).
+	Action *Action
+	// Write is a one-item write's condition, version and counters
+	// (condition:, version:, add: beside its entity), as the action it
+	// is (Set its updates: SET; Updates then holds its counters and
+	// version too); nil when it has none.
+	Write *Action
 	// Index is the GSI or LSI read ("" for the table).
 	Index string
 	// KeyCondition is the key condition in template terms, parsed into
@@ -427,6 +441,12 @@ func (d *Design) IsTableKey(name string) bool {
 // Summary renders p as the worksheet's third column: where it reads and
 // its key condition, in the seed's words, or the write and what it sets.
 func (p *Pattern) Summary() string {
+	if p.Multi() {
+		return p.actionsSummary()
+	}
+	if p.Write != nil {
+		return cmp.Or(p.Operation, "PutItem") + " " + p.Entity + p.Write.notes()
+	}
 	if p.Kind == "write" {
 		s := p.Operation + " " + p.Entity
 		if len(p.Updates) > 0 {
@@ -483,7 +503,9 @@ func (d *Design) ShardCount(p *Pattern) int {
 // declares one (declared true), else what its key asks for: the
 // variables of a read's key condition, of an UpdateItem's or
 // DeleteItem's table key (a PutItem has none: it is given the whole
-// item). <shard> is no input: the client computes it, or queries each.
+// item), or of the table keys of a multi-item pattern's updates,
+// deletes, checks and gets. <shard> is no input: the client computes it,
+// or queries each.
 func (d *Design) Inputs(p *Pattern) (names []string, declared bool) {
 	if p.Given != nil {
 		return p.Given, true
@@ -494,6 +516,19 @@ func (d *Design) Inputs(p *Pattern) (names []string, declared bool) {
 				names = append(names, v)
 			}
 		}
+	}
+	if p.Multi() {
+		// The table keys of what the request updates, deletes, checks or
+		// gets (a put is given its whole item).
+		for _, a := range p.Actions {
+			if e := d.Entity(a.Entity); e != nil && a.Kind != ActionPut {
+				for _, ka := range slices.Concat(d.Table.PartitionKey, d.Table.SortKey) {
+					t, _, _, _ := e.ValueOf(ka.Name)
+					add(t)
+				}
+			}
+		}
+		return names, false
 	}
 	if p.Kind == "write" {
 		e := d.Entity(p.Entity)

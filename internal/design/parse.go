@@ -77,7 +77,7 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 // consistent read of a GSI, and a Query or Scan in a transaction
 // (TransactGetItems only gets items).
 func (p *parser) readOptions(d *Design, pt *Pattern) {
-	if pt.Kind != "read" {
+	if pt.Kind != "read" || pt.Multi() {
 		return
 	}
 	if ix := d.Index(pt.Index); pt.Consistent && ix != nil && !ix.Local {
@@ -509,7 +509,7 @@ func (p *parser) key(name, n *yaml.Node) *Key {
 // pattern written as a PartiQL statement is read against its key schema).
 func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	pt := &Pattern{Pos: p.pos(n), ID: strconv.Itoa(i), Kind: "read"}
-	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "expects", "rate", "consistent", "transaction")
+	m := p.mapping(n, "id", "description", "kind", "operation", "index", "key", "partiql", "returns", "entity", "updates", "needs", "given", "order", "pageSize", "shards", "expects", "rate", "consistent", "transaction", "actions", "condition", "version", "add")
 	pt.Consistent = p.boolean(m["consistent"], "consistent")
 	pt.Transaction = p.boolean(m["transaction"], "transaction")
 	if v := m["id"]; v != nil {
@@ -524,10 +524,17 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 	} else {
 		p.keyPattern(pt, m)
 	}
-	pt.Returns = p.strings(m["returns"], "returns")
+	switch {
+	case pt.Multi():
+		p.multiPattern(pt, m)
+	case m["actions"] != nil:
+		p.errorf(p.pos(m["actions"]), "pattern %s: actions belong to a multi-item pattern (operation: TransactWriteItems, BatchWriteItem or BatchGetItem)", pt.ID)
+	}
+	pt.Returns = appendNew(pt.Returns, p.strings(m["returns"], "returns"))
 	pt.Entity = p.str(m["entity"], "entity")
 	pt.Updates = appendNew(pt.Updates, p.strings(m["updates"], "updates"))
 	pt.Needs = appendNew(pt.Needs, p.strings(m["needs"], "needs"))
+	p.oneItemWrite(pt, m)
 	if gn := m["given"]; gn != nil {
 		pt.GivenPos = p.pos(gn)
 		pt.Given = p.strings(gn, "given")
@@ -579,10 +586,10 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 			p.errorf(p.pos(rn), "pattern %s: the peak rate (%g) is below the average (%g)", pt.ID, pt.Rate.Peak, pt.Rate.Average)
 		}
 	}
-	if pt.Kind == "write" && pt.Entity == "" {
+	if pt.Kind == "write" && pt.Entity == "" && !pt.Multi() {
 		p.errorf(pt.Pos, "pattern %s: a write pattern names the entity it writes (entity: Order)", pt.ID)
 	}
-	if pt.Kind == "read" && len(pt.Returns) == 0 {
+	if pt.Kind == "read" && len(pt.Returns) == 0 && !pt.Multi() {
 		p.errorf(pt.Pos, "pattern %s: a read pattern lists the entity types it returns (returns: [Order])", pt.ID)
 	}
 	return pt
@@ -591,16 +598,18 @@ func (p *parser) pattern(n *yaml.Node, i int, d *Design) *Pattern {
 // keyPattern reads a pattern written with kind, operation, index, key
 // and order.
 func (p *parser) keyPattern(pt *Pattern, m map[string]*yaml.Node) {
+	pt.Operation = p.str(m["operation"], "operation")
 	if v := m["kind"]; v != nil {
 		pt.Kind = p.str(v, "kind")
+	} else if pt.Operation == TransactWriteItems || pt.Operation == BatchWriteItem {
+		pt.Kind = "write" // the operation says it
 	}
 	if pt.Kind != "read" && pt.Kind != "write" {
 		p.errorf(pt.Pos, "pattern %s: kind is read or write, not %q", pt.ID, pt.Kind)
 	}
-	pt.Operation = p.str(m["operation"], "operation")
-	ops := []string{"GetItem", "Query", "Scan"}
+	ops := []string{"GetItem", "Query", "Scan", BatchGetItem}
 	if pt.Kind == "write" {
-		ops = []string{"PutItem", "UpdateItem", "DeleteItem"}
+		ops = []string{"PutItem", "UpdateItem", "DeleteItem", TransactWriteItems, BatchWriteItem}
 	}
 	if pt.Operation != "" && !slices.Contains(ops, pt.Operation) {
 		p.errorf(p.pos(m["operation"]), "pattern %s: a %s's operation is one of %s, not %q", pt.ID, pt.Kind, strings.Join(ops, ", "), pt.Operation)
@@ -614,7 +623,7 @@ func (p *parser) keyPattern(pt *Pattern, m map[string]*yaml.Node) {
 			p.errorf(p.pos(kn), "pattern %s: %v", pt.ID, err)
 		}
 		pt.Conditions = conds
-	} else if pt.Kind == "read" && pt.Operation != "Scan" {
+	} else if pt.Kind == "read" && pt.Operation != "Scan" && !pt.Multi() {
 		p.errorf(pt.Pos, "pattern %s: a read pattern needs a key condition (key: PK = USER#<UserName> ...)", pt.ID)
 	}
 	pt.Order = p.str(m["order"], "order")

@@ -131,7 +131,7 @@ func commonPrefix(a, b string) string {
 func (d *Design) Reads() []Read {
 	var out []Read
 	for _, p := range d.Patterns {
-		if p.Kind != "read" || p.Operation == "Scan" {
+		if p.Kind != "read" || p.Operation == "Scan" || p.Multi() {
 			continue
 		}
 		if r, ok := d.Resolve(p); ok {

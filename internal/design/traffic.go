@@ -106,6 +106,9 @@ func (t *Traffic) Has(table string) bool {
 
 // patternPath is a declared pattern's path text.
 func patternPath(d *Design, p *Pattern) string {
+	if p.Multi() {
+		return p.Summary()
+	}
 	if p.Kind == "write" {
 		return cmp.Or(p.Operation, "PutItem") + " " + p.Entity
 	}
@@ -138,6 +141,13 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 		}
 		for _, p := range d.Patterns {
 			if p.Kind == "write" && p.Entity == e.Name && cmp.Or(p.Operation, "PutItem") == a.Operation {
+				return p.ID, patternPath(d, p), true, false
+			}
+		}
+		// An item of a transaction or batch counts as its own write:
+		// the multi-item pattern with an action of that kind on e.
+		for _, p := range d.Patterns {
+			if p.Kind == "write" && p.Multi() && slices.ContainsFunc(p.Actions, func(x *Action) bool { return x.Entity == e.Name && x.Operation() == a.Operation }) {
 				return p.ID, patternPath(d, p), true, false
 			}
 		}

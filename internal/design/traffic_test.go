@@ -76,3 +76,29 @@ func TestTraffic_Classify(t *testing.T) {
 		t.Error("two designs of one table accepted")
 	}
 }
+
+// TestTraffic_MultiItem: each item of a transaction or batch counts as
+// its own write, declared by the multi-item pattern with an action of that
+// kind on its entity (seed 000: the Like put and the Post updated by
+// like-post, a User put by create-user before create-users).
+func TestTraffic_MultiItem(t *testing.T) {
+	tr, err := design.NewTraffic([]*design.Design{designtest.Load(t, "../../examples/social.design.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		op      string
+		key     map[string]string
+		pattern string
+	}{
+		{"PutItem", map[string]string{"PK": "USER#u1", "SK": "LIKE#POST#p1"}, "like-post"},
+		{"UpdateItem", map[string]string{"PK": "USER#u2", "SK": "POST#2026-01-01T00:00:00Z#p1"}, "like-post"},
+		{"PutItem", map[string]string{"PK": "USER#u1", "SK": "PROFILE"}, "create-user"},
+		{"DeleteItem", map[string]string{"PK": "USER#u1", "SK": "LIKE#POST#p1"}, ""},
+	} {
+		pattern, _, ok := tr.Classify(design.Access{Table: "social", Operation: tc.op, Key: tc.key})
+		if pattern != tc.pattern || ok != (tc.pattern != "") {
+			t.Errorf("%s %v: pattern %q (declared %v), want %q", tc.op, tc.key, pattern, ok, tc.pattern)
+		}
+	}
+}

@@ -330,9 +330,27 @@ func (c *Client) GetCounter(ctx context.Context, id string) (*Counter, error) {
 	return &x, err
 }
 
-// PutCounter: PutItem Counter (PutItem Counter, in TransactWriteItems).
+// PutCounter: PutItem Counter (if absent) (PutItem Counter (if absent), in TransactWriteItems).
+//
+// A failed condition is a *types.TransactionCanceledException.
 func (c *Client) PutCounter(ctx context.Context, x Counter) error {
-	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String(c.Table), Item: x.Item()}}}})
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#pk"] = "Id"
+	conds = append(conds, "attribute_not_exists(#pk)")
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item}}}})
 	return err
 }
 

@@ -2,7 +2,11 @@ package counters_test
 
 import (
 	"context"
+	"errors"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/dynagotest"
 	"github.com/dynago/dynago/examples/gen/counters"
@@ -13,7 +17,8 @@ import (
 // TestGenerated_Counters runs the code gen-go wrote for a partition-key-
 // only table with a Number key (internal/design/gengo/testdata): numbers
 // stay exact past a float64's 15 digits, the NULL attribute round-trips,
-// and the transactional put goes through TransactWriteItems.
+// and the transactional put goes through TransactWriteItems, refusing to
+// overwrite.
 func TestGenerated_Counters(t *testing.T) {
 	ctx := context.Background()
 	db := dynagotest.New(t).Client()
@@ -32,6 +37,16 @@ func TestGenerated_Counters(t *testing.T) {
 	got, err := c.GetCounter(ctx, "9007199254740993")
 	if err != nil || got == nil || *got != in {
 		t.Fatalf("GetCounter: %+v %v, want %+v", got, err, in)
+	}
+	// The put must not overwrite: a second one of that id cancels its
+	// transaction, and the counter stays.
+	err = c.PutCounter(ctx, counters.Counter{Id: in.Id, Count: "1"})
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || aws.ToString(tce.CancellationReasons[0].Code) != "ConditionalCheckFailed" {
+		t.Fatalf("a second put of %s: %v", in.Id, err)
+	}
+	if got, err := c.GetCounter(ctx, in.Id); err != nil || *got != in {
+		t.Fatalf("after the refused put: %+v %v", got, err)
 	}
 	if none, err := c.GetCounter(ctx, "9007199254740992"); err != nil || none != nil {
 		t.Fatalf("a neighbouring key: %+v %v", none, err)

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -1024,6 +1025,22 @@ func decodeM(v types.AttributeValue, dst *map[string]types.AttributeValue) error
 	return nil
 }
 
+// backoff waits before attempt (0: at once; then 50 ms, doubling to 3.2 s), or
+// returns ctx's error.
+func backoff(ctx context.Context, attempt int) error {
+	if attempt == 0 {
+		return nil
+	}
+	t := time.NewTimer(50 * time.Millisecond << min(attempt-1, 6))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
 // Users1: Get user by ID (GetItem). It returns nil when there is no such item.
 func (c *Client) Users1(ctx context.Context, userId string) (*User, error) {
 	out, err := c.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(c.Table), ConsistentRead: aws.Bool(false), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#" + userId}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"}}})
@@ -1298,7 +1315,7 @@ func (c *Client) UserOrgs(ctx context.Context, userId string) iter.Seq2[Member, 
 	}
 }
 
-// CreateUser: Create Item (a user's profile; Batch Write puts several) (PutItem User).
+// CreateUser: Create Item (a user's profile) (PutItem User).
 func (c *Client) CreateUser(ctx context.Context, x User) error {
 	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})
 	return err
@@ -1333,31 +1350,112 @@ func (c *Client) DeleteUser(ctx context.Context, x User) error {
 	return err
 }
 
-// LikePost: Transactions (put the Like, in one transaction with like-count) (PutItem Like).
-func (c *Client) LikePost(ctx context.Context, x Like) error {
-	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})
-	return err
+// GetUsers: Batch Get (three users' profiles by id) (BatchGetItem: get User ×3).
+//
+// It reads in BatchGetItem requests of at most 100 keys (a key may be asked for
+// once), sends again the keys DynamoDB leaves unprocessed, and returns the items
+// found, in no particular order: a missing item is left out.
+func (c *Client) GetUsers(ctx context.Context, users []User) ([]Item, error) {
+	var keys []map[string]types.AttributeValue
+	for _, x := range users {
+		keys = append(keys, tableKey(x.Item()))
+	}
+	var found []Item
+	for attempt := 0; len(keys) > 0; attempt++ {
+		if err := backoff(ctx, attempt); err != nil {
+			return found, err
+		}
+		n := min(len(keys), 100)
+		out, err := c.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{c.Table: {Keys: keys[:n], ConsistentRead: aws.Bool(false)}}})
+		if err != nil {
+			return found, err
+		}
+		for _, item := range out.Responses[c.Table] {
+			x, err := Decode(item)
+			if err != nil {
+				return found, err
+			}
+			found = append(found, x)
+		}
+		rest := keys[n:]
+		if u, ok := out.UnprocessedKeys[c.Table]; ok {
+			rest = append(u.Keys, rest...)
+		}
+		keys = rest
+	}
+	return found, nil
 }
 
-// LikeCount: Transactions (increment the post's LikeCount, with like-post) (UpdateItem Post: sets LikeCount, rewriting every key built from them).
-func (c *Client) LikeCount(ctx context.Context, x Post) error {
-	item := x.Item()
-	names := map[string]string{}
-	values := map[string]types.AttributeValue{}
-	var sets []string
-	for i, name := range []string{"LikeCount"} {
-		v, ok := item[name]
-		if !ok {
-			continue
+// CreateUsers: Batch Write (put several users' profiles) (BatchWriteItem: put User ×2).
+//
+// It writes in BatchWriteItem requests of at most 25 items, each item on its own
+// (a batch is not atomic), and sends again what DynamoDB leaves unprocessed.
+func (c *Client) CreateUsers(ctx context.Context, users []User) error {
+	var reqs []types.WriteRequest
+	for _, x := range users {
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: x.Item()}})
+	}
+	for attempt := 0; len(reqs) > 0; attempt++ {
+		if err := backoff(ctx, attempt); err != nil {
+			return err
 		}
-		n, val := fmt.Sprintf("#a%d", i), fmt.Sprintf(":v%d", i)
-		names[n], values[val] = name, v
-		sets = append(sets, n+" = "+val)
+		n := min(len(reqs), 25)
+		out, err := c.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{c.Table: reqs[:n]}})
+		if err != nil {
+			return err
+		}
+		reqs = append(out.UnprocessedItems[c.Table], reqs[n:]...)
 	}
-	if len(sets) == 0 {
-		return nil
+	return nil
+}
+
+// LikePost: Transactions (put the Like and add one to the post's LikeCount) (TransactWriteItems: put Like (if absent), update Post (adds 1 to LikeCount; if present)).
+//
+// It is one TransactWriteItems: every action is applied or none is. A failed
+// condition cancels it with a *types.TransactionCanceledException whose
+// CancellationReasons say, action by action, which failed.
+func (c *Client) LikePost(ctx context.Context, like Like, post Post) error {
+	var actions []types.TransactWriteItem
+	for _, x := range []Like{like} {
+		item := x.Item()
+		names := map[string]string{}
+		values := map[string]types.AttributeValue{}
+		var conds []string
+		names["#pk"] = "PK"
+		conds = append(conds, "attribute_not_exists(#pk)")
+		var cond *string
+		if len(conds) > 0 {
+			cond = aws.String(strings.Join(conds, " AND "))
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		if len(values) == 0 {
+			values = nil
+		}
+		actions = append(actions, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item}})
 	}
-	_, err := c.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(c.Table), Key: tableKey(item),
-		UpdateExpression: aws.String("SET " + strings.Join(sets, ", ")), ExpressionAttributeNames: names, ExpressionAttributeValues: values})
+	for _, x := range []Post{post} {
+		item := x.Item()
+		names := map[string]string{}
+		values := map[string]types.AttributeValue{}
+		var conds []string
+		names["#pk"] = "PK"
+		conds = append(conds, "attribute_exists(#pk)")
+		names["#c0"], values[":c0"] = "LikeCount", &types.AttributeValueMemberN{Value: "1"}
+		update := "ADD #c0 :c0"
+		var cond *string
+		if len(conds) > 0 {
+			cond = aws.String(strings.Join(conds, " AND "))
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		if len(values) == 0 {
+			values = nil
+		}
+		actions = append(actions, types.TransactWriteItem{Update: &types.Update{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Key: tableKey(item), UpdateExpression: aws.String(update)}})
+	}
+	_, err := c.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: actions})
 	return err
 }

@@ -220,23 +220,31 @@ func loadGroup(d *design.Design, g *KeyLoad, es []*design.Entity, pk []design.Ke
 			}
 		}
 	}
+	// Writes one item at a time: a transaction's or batch's puts, updates
+	// and deletes each at the request's rate times its count.
+	for _, p := range d.Writes() {
+		e := d.Entity(p.Entity)
+		if p.Rate.Peak == 0 || e == nil || !slices.Contains(es, e) {
+			continue
+		}
+		pc, ok := byID[p.ID]
+		if !ok {
+			pc = d.PatternCost(p) // an action of a multi-item write
+		}
+		_, share, _ := d.Spread(e, conds)
+		for _, w := range pc.Writes {
+			if d.PartitionSpace(w.Index) == g.Index {
+				g.WriteUnits += p.Rate.Peak * w.Units * share
+			}
+		}
+	}
 	for _, p := range d.Patterns {
 		if p.Rate.Peak == 0 {
 			continue
 		}
 		pc := byID[p.ID]
 		switch {
-		case p.Kind == "write":
-			e := d.Entity(p.Entity)
-			if e == nil || !slices.Contains(es, e) {
-				continue
-			}
-			_, share, _ := d.Spread(e, conds)
-			for _, w := range pc.Writes {
-				if d.PartitionSpace(w.Index) == g.Index {
-					g.WriteUnits += p.Rate.Peak * w.Units * share
-				}
-			}
+		case p.Kind == "write" || p.Multi():
 		case p.Operation != "Scan" && d.PartitionSpace(p.Index) == g.Index:
 			r, ok := d.Resolve(p)
 			if !ok {

@@ -53,6 +53,7 @@ var Rules = []*Rule{
 	ShardedReadRule,
 	InputsRule,
 	NamesRule,
+	MultiItemRule,
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by

@@ -77,14 +77,18 @@ func keyValues(e *design.Entity, pk []design.KeyAttr) (n int, text string, pos d
 	return n, strings.Join(texts, ", "), pos, shards
 }
 
-// writeLoad is the write units a second e's write patterns put on index
-// at their peak rates, and the writes a second.
+// writeLoad is the write units a second e's writes (one-item patterns,
+// and each action of a transaction or batch) put on index at their peak
+// rates, and the writes a second.
 func writeLoad(d *design.Design, index string, e *design.Entity) (units, peak float64) {
-	for _, p := range d.Patterns {
-		if p.Kind != "write" || p.Entity != e.Name || p.Rate.Peak == 0 {
+	for _, p := range d.Writes() {
+		if p.Entity != e.Name || p.Rate.Peak == 0 {
 			continue
 		}
 		u := design.WriteUnits(d.ProjectedSize(e, index))
+		if p.Transaction && index == "" {
+			u *= 2 // a transaction's table write, as the capacity model counts it (index entries once)
+		}
 		if p.Operation == "UpdateItem" && index != "" {
 			// An update that moves the item between index keys (a key
 			// attribute or a variable of its template) is a delete and a

@@ -34,6 +34,14 @@ client computes it, or queries each shard).`,
 				continue
 			}
 			switch {
+			case p.Multi():
+				// Each action but a put (given its whole item) needs its
+				// item's table key.
+				for i, a := range p.Actions {
+					if a.Kind != design.ActionPut {
+						checkWriteInputs(pass, &design.Pattern{ID: fmt.Sprintf("%s action %d", p.ID, i+1), Operation: a.Operation(), Entity: a.Entity, Given: p.Given, GivenPos: p.GivenPos})
+					}
+				}
 			case p.Kind == "read" && p.Operation != "Scan":
 				checkReadInputs(pass, p)
 			case p.Kind == "write" && p.Operation != "PutItem" && p.Operation != "":
@@ -109,8 +117,16 @@ func checkWriteInputs(pass *Pass, p *design.Pattern) {
 	if len(missing) == 0 {
 		return
 	}
-	pass.Reportf(p.GivenPos, design.Error, "pattern %s is an %s of %s, which needs its whole table key (%s), so %s too, but %s%s: read the item first (a pattern given what the caller has), or add %s to given if the caller has %s",
-		p.ID, p.Operation, e.Name, strings.Join(keys, ", "), strings.Join(missing, " and "), givenText(p.Given), misspelt(p.Given, missing), strings.Join(missing, ", "), pronoun(missing))
+	pass.Reportf(p.GivenPos, design.Error, "pattern %s is %s %s of %s, which needs its whole table key (%s), so %s too, but %s%s: read the item first (a pattern given what the caller has), or add %s to given if the caller has %s",
+		p.ID, article(p.Operation), p.Operation, e.Name, strings.Join(keys, ", "), strings.Join(missing, " and "), givenText(p.Given), misspelt(p.Given, missing), strings.Join(missing, ", "), pronoun(missing))
+}
+
+// article is a or an before word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 func pronoun(names []string) string {

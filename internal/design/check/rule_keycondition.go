@@ -26,8 +26,8 @@ table, by its full key. Every entity a pattern returns must be reachable.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		for _, p := range d.Patterns {
-			if p.Kind != "read" {
-				continue
+			if p.Kind != "read" || p.Multi() {
+				continue // a BatchGetItem gets its items by their whole table keys
 			}
 			if p.Operation == "Scan" {
 				if len(p.Conditions) > 0 {

@@ -128,9 +128,18 @@ existing entities and indexes.`,
 			}
 		}
 		for _, p := range d.Patterns {
-			for _, name := range slices.Concat(p.Returns, []string{p.Entity}) {
+			names := slices.Concat(p.Returns, []string{p.Entity})
+			if p.Multi() {
+				names = nil // the actions name them
+			}
+			for _, name := range names {
 				if name != "" && d.Entity(name) == nil {
 					pass.Reportf(p.Pos, design.Error, "pattern %s names entity %s, which the design does not declare%s", p.ID, name, didYouMean(name, entityNames(d)))
+				}
+			}
+			for i, a := range p.Actions {
+				if a.Entity != "" && d.Entity(a.Entity) == nil {
+					pass.Reportf(a.Pos, design.Error, "pattern %s: action %d names entity %s, which the design does not declare%s", p.ID, i+1, a.Entity, didYouMean(a.Entity, entityNames(d)))
 				}
 			}
 			if p.Index != "" && d.Index(p.Index) == nil {

@@ -19,8 +19,8 @@ no update at all: the item must be deleted and put again.`,
 	Run: func(pass *Pass) {
 		d := pass.Design
 		tableKey := slices.Concat(d.Table.PartitionKey, d.Table.SortKey)
-		for _, p := range d.Patterns {
-			if p.Kind != "write" || p.Operation != "UpdateItem" {
+		for _, p := range d.Writes() {
+			if p.Operation != "UpdateItem" {
 				continue
 			}
 			e := d.Entity(p.Entity)
@@ -49,7 +49,11 @@ no update at all: the item must be deleted and put again.`,
 				case design.HasAttr(tableKey, k.Attr):
 					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s, part of the table key %s = %s: an item's key cannot change; delete it and put it again (in one TransactWriteItems)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template)
 				case !slices.Contains(p.Updates, k.Attr):
-					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s but not %s = %s, which is built from it: the item stays indexed under its old value (add %s to updates)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template, k.Attr)
+					field := "updates"
+					if p.Action != nil {
+						field = "the action's set"
+					}
+					pass.Reportf(p.Pos, design.Error, "pattern %s updates %s but not %s = %s, which is built from it: the item stays indexed under its old value (add %s to %s)", p.ID, strings.Join(changed, ", "), k.Attr, k.Template, k.Attr, field)
 				}
 			}
 		}

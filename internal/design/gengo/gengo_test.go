@@ -23,6 +23,7 @@ func TestGolden_GenGo(t *testing.T) {
 		{"../../../examples/social.design.yaml", "social"},
 		{"../check/testdata/ok.design.yaml", "shop"},
 		{"testdata/counters.design.yaml", "counters"},
+		{"testdata/accounts.design.yaml", "accounts"},
 	} {
 		d, diags, err := design.Load(tc.file)
 		if err != nil || len(diags) > 0 {

@@ -57,6 +57,12 @@ func summary(d *design.Design, workbench bool) []string {
 	}
 	for _, p := range d.Patterns {
 		out = append(out, fmt.Sprintf("pattern %s %q %s %s %s %q %v %s %v %v given %#v %s %d shards %s expects %s %v %v %v", p.ID, p.Description, p.Kind, p.Operation, p.Index, p.KeyCondition, p.Returns, p.Entity, p.Updates, p.Needs, p.Given, p.Order, p.PageSize, p.Shards, p.Expects, p.Rate, p.Consistent, p.Transaction))
+		for _, a := range append(slices.Clone(p.Actions), p.Write) {
+			if a == nil {
+				continue
+			}
+			out = append(out, fmt.Sprintf("  action %s %s set %v add %v condition %s version %s count %d", a.Kind, a.Entity, a.Set, a.Add, a.Condition, a.Version, a.Count))
+		}
 	}
 	out = append(out, fmt.Sprintf("workload items %v", d.Workload.Items))
 	for name, sk := range d.Workload.Skew {
@@ -71,7 +77,8 @@ func summary(d *design.Design, workbench bool) []string {
 func TestYAML_RoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("../../../examples/*.design.yaml")
 	more, _ := filepath.Glob("../analyze/testdata/*.design.yaml")
-	for _, path := range append(files, append(more, "../check/testdata/ok.design.yaml")...) {
+	more = append(more, "../check/testdata/ok.design.yaml", "../check/testdata/multiitem.design.yaml", "../gengo/testdata/accounts.design.yaml")
+	for _, path := range append(files, more...) {
 		d := designtest.Load(t, path)
 		raw, err := YAML(d, []string{"round trip"})
 		if err != nil {

@@ -101,7 +101,19 @@ func Worksheet(w io.Writer, d *design.Design) error {
 			in[i] = "`" + n + "`"
 		}
 		inputs := strings.Join(in, ", ")
+		var whole []string // a multi-item write's puts are given their items
+		for _, a := range p.Actions {
+			if a.Kind == design.ActionPut && !slices.Contains(whole, "the whole "+a.Entity) {
+				whole = append(whole, "the whole "+a.Entity)
+			}
+		}
 		switch {
+		case !declared && len(whole) > 0:
+			if len(names) > 0 {
+				inputs += "*, "
+				inferred = true
+			}
+			inputs += strings.Join(whole, ", ")
 		case !declared && p.Kind == "write" && (p.Operation == "PutItem" || p.Operation == ""):
 			inputs = "the whole " + p.Entity
 		case len(names) == 0:

@@ -212,8 +212,21 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	if p.KeyCondition != "" {
 		put(n, "key", text(p.KeyCondition))
 	}
-	if len(p.Returns) > 0 {
+	if len(p.Returns) > 0 && !p.Multi() { // a BatchGetItem's gets say it
 		put(n, "returns", strList(p.Returns))
+	}
+	if p.Multi() {
+		put(n, "actions", actionsNode(p.Actions))
+	}
+	if a := p.Write; a != nil {
+		// A one-item write's condition, version and counters, written as
+		// an action's are.
+		an := actionsNode([]*design.Action{a}).Content[0]
+		for i := 2; i+1 < len(an.Content); i += 2 { // past the kind: entity pair
+			if k := an.Content[i].Value; k != "set" {
+				put(n, k, an.Content[i+1])
+			}
+		}
 	}
 	if p.Entity != "" {
 		put(n, "entity", text(p.Entity))
@@ -221,7 +234,7 @@ func patternNode(p *design.Pattern) *yaml.Node {
 	for _, l := range []struct {
 		name string
 		vs   []string
-	}{{"updates", p.Updates}, {"needs", p.Needs}} {
+	}{{"updates", updatesOf(p)}, {"needs", p.Needs}} {
 		if len(l.vs) > 0 {
 			put(n, l.name, strList(l.vs))
 		}
@@ -254,6 +267,46 @@ func patternNode(p *design.Pattern) *yaml.Node {
 		put(n, "transaction", scalar("true"))
 	}
 	return n
+}
+
+// updatesOf is what a write pattern's updates: field says: its SETs
+// (its counters and version are written as add: and version:).
+func updatesOf(p *design.Pattern) []string {
+	if p.Write != nil {
+		return p.Write.Set
+	}
+	return p.Updates
+}
+
+// actionsNode writes a multi-item pattern's actions, one flow mapping
+// each: {put: Like, condition: attribute_not_exists}.
+func actionsNode(actions []*design.Action) *yaml.Node {
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, a := range actions {
+		an := flowMap()
+		put(an, a.Kind, text(a.Entity))
+		if len(a.Set) > 0 {
+			put(an, "set", strList(a.Set))
+		}
+		if len(a.Add) > 0 {
+			add := flowMap()
+			for _, c := range a.Add {
+				put(add, c.Attr, scalar(c.By))
+			}
+			put(an, "add", add)
+		}
+		if a.Condition != "" {
+			put(an, "condition", scalar(a.Condition))
+		}
+		if a.Version != "" {
+			put(an, "version", text(a.Version))
+		}
+		if a.Count > 1 {
+			put(an, "count", scalar(strconv.Itoa(a.Count)))
+		}
+		list.Content = append(list.Content, an)
+	}
+	return list
 }
 
 func workloadNode(w design.Workload) *yaml.Node {

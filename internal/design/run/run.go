@@ -3,7 +3,8 @@
 // touching an existing one), writes the items package sample generates
 // for every entity, and runs each read pattern as a GetItem or Query,
 // checking that it returns only the entity types it declares, in its
-// declared order. CreateTable makes the design's table alone (the tests
+// declared order; then each transaction and batch (run_multi.go), checking
+// what it wrote and that its guards refuse a second run. CreateTable makes the design's table alone (the tests
 // of the generated code in examples/gen use it).
 package run
 
@@ -30,7 +31,8 @@ import (
 // creates its own and never writes into an existing one.
 var ErrTableExists = errors.New("the table already exists")
 
-// Result is what one read pattern did when run against real data.
+// Result is what one read pattern, transaction or batch did when run
+// against real data.
 type Result struct {
 	ID        string `json:"id"`
 	Operation string `json:"operation"`
@@ -41,7 +43,8 @@ type Result struct {
 	// the order they came.
 	Items int      `json:"items"`
 	Types []string `json:"types"`
-	// ConsumedCapacity is the read units DynamoDB reported, all pages.
+	// ConsumedCapacity is the capacity units DynamoDB reported, all
+	// pages: read units for a read, write units for a write.
 	ConsumedCapacity float64 `json:"consumedCapacity"`
 	// Problems are what did not hold: an unexpected entity type, the
 	// wrong order, no item found.
@@ -84,7 +87,7 @@ func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options
 		return nil, created, err
 	}
 	items := sample.Generate(d, max(opts.ItemsPerEntity, 6))
-	r := &runner{d: d, c: c, table: table, items: items, owner: map[string]*design.Entity{}}
+	r := &runner{d: d, c: c, table: table, items: items, owner: map[string]*design.Entity{}, gone: map[string]bool{}, versions: map[string]string{}}
 	start := time.Now()
 	opts.say("writing %d generated items", len(items))
 	for _, it := range items {
@@ -94,15 +97,22 @@ func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options
 		}
 		r.owner[sample.TableKey(d, it.Attrs)] = it.Entity
 	}
-	var reads []*design.Pattern
+	var reads, multi []*design.Pattern
 	for _, p := range d.Patterns {
-		if p.Kind == "read" {
+		switch {
+		case p.Multi():
+			multi = append(multi, p)
+		case p.Kind == "read":
 			reads = append(reads, p)
 		}
 	}
-	opts.say("wrote %d items in %s; running %d read patterns", len(items), time.Since(start).Round(time.Millisecond), len(reads))
+	opts.say("wrote %d items in %s; running %d read patterns and %d multi-item patterns", len(items), time.Since(start).Round(time.Millisecond), len(reads), len(multi))
 	for _, p := range reads {
 		results = append(results, r.runPattern(ctx, p))
+	}
+	// The transactions and batches last: they change the items.
+	for _, p := range multi {
+		results = append(results, r.runMulti(ctx, p))
 	}
 	return results, true, nil
 }
@@ -212,6 +222,12 @@ type runner struct {
 	table string
 	items []sample.Item
 	owner map[string]*design.Entity
+	// gone are the table keys of generated items a multi-item pattern
+	// deleted, versions the version each versioned update left on its
+	// item, fresher counts the fresh items made for puts.
+	gone     map[string]bool
+	versions map[string]string
+	fresher  int
 }
 
 // runPattern binds p's variables from a generated item it should find,
