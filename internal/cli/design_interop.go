@@ -38,7 +38,9 @@ error.
 one AWS::DynamoDB::Table resource: key schema, attribute definitions, GSIs
 and LSIs with their projections, billing mode, TimeToLiveSpecification and
 StreamSpecification. --format terraform: the same as a Terraform
-aws_dynamodb_table resource (HCL; multi-attribute keys are an error there).
+aws_dynamodb_table resource (HCL): each GSI's key as key_schema blocks
+(the AWS provider's form, which multi-attribute keys need), the table's
+and LSIs' as hash_key and range_key.
 A PROVISIONED design gets the capacity dynago design analyze computes for
 its peak rates.`,
 		Args: oneFile,
