@@ -52,7 +52,10 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "import", "../design/check/testdata/ok.design.yaml"}, 1, "", "not a NoSQL Workbench model", -1},
 		{[]string{"design", "import", "--from", "onetable", "--table", "crm", "../design/interop/testdata/onetable/crm.json"}, 0, "      gs1pk: user#<email>\n", "OneTable schemas hold no access patterns", -1},
 		{[]string{"design", "import", "--from", "mcp", "../design/interop/testdata/mcp/shop.json"}, 0, "key: pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#", `pattern weird: operation "PartiQL": left out`, -1},
-		{[]string{"design", "import", "--from", "dynamoose", "../design/interop/testdata/mcp/shop.json"}, 2, "", "--from is workbench, onetable or mcp", -1},
+		{[]string{"design", "import", "--from", "dynamoose", "../design/interop/testdata/mcp/shop.json"}, 2, "", "--from is workbench, onetable, mcp or sql", -1},
+		{[]string{"design", "import", "--from", "sql", "--queries", "../design/interop/testdata/sql/queries.sql", "../design/interop/testdata/sql/shop.pg.sql"}, 0, "      SK: ORDER#<order_date>#<order_id>\n", "queries.sql:10:1: query not read: SELECT u.name", -1},
+		{[]string{"design", "import", "--from", "sql", "--queries", "/nonexistent.sql", "../design/interop/testdata/sql/shop.pg.sql"}, 1, "", "open /nonexistent.sql", -1},
+		{[]string{"design", "import", "--queries", "q.sql", "../design/interop/testdata/mcp/shop.json"}, 2, "", "--queries goes with --from sql", -1},
 		{[]string{"design", "gen-go", ok}, 0, "func (c *Client) ShipOrder(ctx context.Context, x Order) error {", "", -1},
 		{[]string{"design", "gen-go", "--package", "Bad-Name", ok}, 2, "", `--package "Bad-Name" is not a Go package name`, -1},
 	} {
