@@ -219,8 +219,23 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 				return "Order keys"
 			case len(d.Index("RegionIndex").PartitionKey) != 2:
 				return "multi-attribute GSI key"
-			case len(d.Patterns) != 6:
+			case len(d.Patterns) != 9:
 				return fmt.Sprintf("%d patterns", len(d.Patterns))
+			}
+			byID := map[string]*design.Pattern{}
+			for _, p := range d.Patterns {
+				byID[p.ID] = p
+			}
+			switch p8, p9, p5 := byID["8"], byID["9"], byID["5"]; {
+			// mixed_data: every entity under the customer's key, no
+			// sort-key condition (the whole item collection).
+			case p8 == nil || !slices.Equal(p8.Returns, []string{"Customer", "Order"}) || p8.KeyCondition != "pk = CUSTOMER#<customer_id>":
+				return fmt.Sprintf("mixed_data pattern 8: %+v", p8)
+			// A begins_with parameter stays in the bound.
+			case p9 == nil || p9.KeyCondition != "pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#<month_prefix>" || !slices.Equal(p9.Given, []string{"customer_id", "month_prefix"}):
+				return fmt.Sprintf("prefix parameter pattern 9: %+v", p9)
+			case p5 == nil || p5.KeyCondition != "status_pk = STATUS#<status> AND created_sk > <after>":
+				return fmt.Sprintf("range parameter pattern 5: %+v", p5)
 			}
 			return ""
 		}},
