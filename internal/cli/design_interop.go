@@ -93,10 +93,13 @@ format has no access patterns: add them, then run dynago design check.
 --from onetable: a OneTable schema (JSON): its indexes (primary, GSIs, LSIs
 with type: local, project), one entity per model with its key properties'
 ${var} value templates, and the model name in typeField (default _type) as
-the discriminator. --from mcp: the awslabs DynamoDB MCP server's
-schema.json: the table (--table NAME when it has several), gsi_list, each
-entity's pk/sk templates and gsi_mappings in {var} notation, its fields,
-and its access patterns as the design's patterns.
+the discriminator; a unique property is a guard entity
+(_unique#Model#attr#<value>) put in the model's transaction. --from mcp:
+the awslabs DynamoDB MCP server's schema.json: the table (--table NAME
+when it has several), gsi_list, each entity's pk/sk templates and
+gsi_mappings in {var} notation, its fields, and its access patterns as the
+design's patterns (parameters as given; a mixed_data Query returns every
+entity sharing its key). What an import drops or changes is on stderr.
 
 --from sql: a PostgreSQL or MySQL schema (CREATE TABLE, CREATE [UNIQUE]
 INDEX, ALTER TABLE ... ADD CONSTRAINT; a pg_dump --schema-only or mysqldump

@@ -59,15 +59,10 @@ type oneTableSchema struct {
 		Hash, Sort, Type string
 		Project          json.RawMessage
 	}
-	Models map[string]map[string]struct {
-		Type     any
-		Value    string
-		Required bool
-		Enum     []string
-		Default  any
-	}
+	Models map[string]map[string]oneTableProperty
 	Params struct {
-		TypeField string
+		TypeField, CreatedField, UpdatedField string
+		Timestamps                            any
 	}
 }
 
@@ -187,7 +182,14 @@ func ImportOneTable(file string, raw []byte, table string) (*design.Design, []st
 		}
 		addTemplateVars(d, e, func(v string) string { return "S" })
 		d.Entities = append(d.Entities, e)
+		notes = append(notes, oneTableTimestamps(e, s.Params.Timestamps, s.Params.CreatedField, s.Params.UpdatedField)...)
 	}
+	guardNotes, err := oneTableUnique(d, s, typeField)
+	if err != nil {
+		return nil, notes, fmt.Errorf("%s: %v", file, err)
+	}
+	notes = append(notes, guardNotes...)
+	notes = append(notes, oneTableDropped(raw)...)
 	notes = append(notes, "OneTable schemas hold no access patterns: list them under patterns")
 	return d, notes, nil
 }

@@ -338,3 +338,53 @@ func TestImportWorkbench_FacetData(t *testing.T) {
 		t.Errorf("discriminator: %s=%s, %s=%s (notes %v)", song.Discriminator, song.DiscriminatorValue, dl.Discriminator, dl.DiscriminatorValue, notes)
 	}
 }
+
+// TestImportOneTable_Unique: a unique property becomes a guard entity
+// keyed as OneTable writes it (_unique#Model#attr#value, sort key
+// _unique#), put in one transaction with the model's item; what the
+// import leaves out (map, validate, a nested schema, a unique scope, a
+// field OneTable does not define) and adds (params.timestamps) is in
+// the notes.
+func TestImportOneTable_Unique(t *testing.T) {
+	raw, err := os.ReadFile("testdata/onetable/crm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, notes, err := ImportOneTable("crm.json", raw, "crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Entity("UserEmailUnique")
+	if g == nil || g.Key("pk").Template.Text != "_unique#User#email#<email>" || g.Key("sk").Template.Text != "_unique#" || g.DiscriminatorValue != "_Unique" {
+		t.Fatalf("the email guard: %+v", g)
+	}
+	if d.Entity("UserPhoneUnique") == nil || d.Entity("AccountNameUnique") != nil {
+		t.Errorf("guards: want one per unique property")
+	}
+	var puts []string
+	for _, p := range d.Patterns {
+		if p.Kind == "write" && p.Transaction {
+			puts = append(puts, p.Entity)
+		}
+	}
+	if !slices.Equal(puts, []string{"User", "UserEmailUnique", "UserPhoneUnique"}) {
+		t.Errorf("the transaction's puts: %v", puts)
+	}
+	if d.Entity("User").Attribute("updated") == nil || d.Entity("User").Attribute("updated").Type != "timestamp" {
+		t.Errorf("params.timestamps: no updated attribute")
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{
+		"model User, name: stored as attribute nm (map)",
+		"model User, name: validate left out",
+		"model User, address: its nested schema is left out",
+		`model User, unique phone: scope "${accountId}" is not in the guard's key`,
+		"queries: not a OneTable schema field: left out",
+		"model User: updated added (params.timestamps",
+		"model User: unique properties as guard entities (UserEmailUnique, UserPhoneUnique) put in one transaction",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes do not say %q:\n%s", want, joined)
+		}
+	}
+}
