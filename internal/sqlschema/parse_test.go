@@ -178,3 +178,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParse_Prefixes: every prefix of the sample schemas and query log
+// (what an editor holds mid-typing, or a dump cut short) parses or is
+// refused with an error, without a panic, and never reads more tables
+// than the whole file has. (Fuzzing does not run on every machine; this
+// runs wherever the tests do.)
+func TestParse_Prefixes(t *testing.T) {
+	for _, path := range []string{"../design/interop/testdata/sql/shop.pg.sql", "../design/interop/testdata/sql/shop.mysql.sql", "../design/interop/testdata/sql/queries.sql"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := Parse(string(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range len(raw) {
+			s, err := Parse(string(raw[:i]))
+			if err == nil && len(s.Tables) > len(full.Tables) {
+				t.Fatalf("%s[:%d]: %d tables, more than the whole file's %d", path, i, len(s.Tables), len(full.Tables))
+			}
+			_, _, _ = ParseQueries(string(raw[:i]))
+			_, _, _ = ParseQueries(string(raw[i:]))
+		}
+	}
+}

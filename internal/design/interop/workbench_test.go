@@ -388,3 +388,21 @@ func TestImportOneTable_Unique(t *testing.T) {
 		}
 	}
 }
+
+// TestImportWorkbench_Dropped: the tables of a model not imported, and
+// its DataAccess settings, are said in the notes.
+func TestImportWorkbench_Dropped(t *testing.T) {
+	const model = `{"DataModel":[
+	{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableFacets":[{"FacetName":"A","KeyAttributeAlias":{"PartitionKeyAlias":"A#<id>"},"NonKeyAttributes":["id"]}],"DataAccess":{"MySql":{}}},
+	{"TableName":"b","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableFacets":[{"FacetName":"B","KeyAttributeAlias":{"PartitionKeyAlias":"B"}}]}]}`
+	_, notes, err := ImportWorkbench("m.json", []byte(model), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"table b: not imported (a design is one table; --table b imports it)", "DataAccess (Workbench's connection settings) left out"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes do not say %q:\n%s", want, joined)
+		}
+	}
+}
