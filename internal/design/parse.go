@@ -70,7 +70,7 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 	if n := top["workload"]; n != nil {
 		d.Workload = p.workload(n, d)
 	}
-	d.Ignores = p.ignores(&doc, spans(top))
+	d.Ignores = p.ignores(&doc, raw, spans(top))
 	return d, p.diags
 }
 
