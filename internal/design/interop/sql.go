@@ -241,12 +241,10 @@ func (im *sqlImport) tableKeys(se *sqlEntity) {
 	se.e.Keys = append(se.e.Keys, key("PK", parent.prefix+"#"+varsOf(se.parent.Columns)), key("SK", sk))
 }
 
-// key is a key built from a template (checked by checkTemplates).
+// key is a key built from template text; ParseTemplate keeps the text
+// of a template it refuses, for checkTemplates to report.
 func key(attr, tpl string) *design.Key {
 	t, _ := design.ParseTemplate(tpl)
-	if t.Text == "" {
-		t.Text = tpl
-	}
 	return &design.Key{Attr: attr, Template: t}
 }
 

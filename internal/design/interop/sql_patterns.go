@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -86,16 +87,9 @@ func (im *sqlImport) route(se *sqlEntity, eq []string, rng *sqlschema.Range, sor
 	if rng != nil && strings.EqualFold(rng.Column, r.sort) {
 		out.conds = append(out.conds, rangeCond(fmt.Sprintf("GSI%dSK", r.n), "<"+r.sort+">", rng))
 	} else if rng != nil {
-		im.notef("a read of %s by %s ranges on %s, but GSI%d sorts %s by %s: the range is left out of the pattern", se.e.Name, strings.Join(eq, ", "), rng.Column, r.n, se.e.Name, cmpOr(r.sort, "its key"))
+		im.notef("a read of %s by %s ranges on %s, but GSI%d sorts %s by %s: the range is left out of the pattern", se.e.Name, strings.Join(eq, ", "), rng.Column, r.n, se.e.Name, cmp.Or(r.sort, "its key"))
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // gsiPK is the GSI partition key template for a read of se by cols:
@@ -129,7 +123,7 @@ func rangeCond(attr, tpl string, rng *sqlschema.Range) string {
 func (im *sqlImport) addRead(id, desc string, r sqlRead, desc2 bool, pageSize int) {
 	kc := strings.Join(r.conds, " AND ")
 	for _, p := range im.d.Patterns {
-		if p.Kind == "read" && p.Index == r.index && p.KeyCondition == kc && slices.Equal(p.Returns, []string{r.returns}) && cmpOr(p.Operation, "Query") == r.op {
+		if p.Kind == "read" && p.Index == r.index && p.KeyCondition == kc && slices.Equal(p.Returns, []string{r.returns}) && cmp.Or(p.Operation, "Query") == r.op {
 			p.Description = desc
 			if desc2 {
 				p.Order = "descending"
@@ -217,7 +211,7 @@ func (im *sqlImport) keyPatterns() {
 		if len(eq) > 1 {
 			eq, hint = ix.Columns[:len(ix.Columns)-1], se.col(ix.Columns[len(ix.Columns)-1])
 		}
-		desc := fmt.Sprintf("index %s (%s)", cmpOr(ix.Name, "on "+ix.Table), strings.Join(ix.Columns, ", "))
+		desc := fmt.Sprintf("index %s (%s)", cmp.Or(ix.Name, "on "+ix.Table), strings.Join(ix.Columns, ", "))
 		im.addRead(kebab(se.e.Name)+"s-by-"+colsKebab(eq), desc, im.route(se, slices.Clone(eq), nil, hint), false, 0)
 	}
 }
