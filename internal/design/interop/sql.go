@@ -44,10 +44,11 @@ func ImportSQL(file string, raw []byte, table, queriesFile string, queries []byt
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s:%w", file, err)
 	}
-	im := &sqlImport{schema: schema, file: file, byTable: map[string]*sqlEntity{}}
+	im := &sqlImport{schema: schema, file: file, byTable: map[string]*sqlEntity{}, renamed: map[string]map[string]string{}}
 	for _, s := range schema.Skipped {
 		im.notef("%s:%s: %s: %s", file, s.Pos, s.What, s.Reason)
 	}
+	im.renameColumns()
 	if len(schema.Tables) == 0 {
 		return nil, im.notes, fmt.Errorf("%s: no CREATE TABLE statement to read", file)
 	}
@@ -89,7 +90,58 @@ type sqlImport struct {
 	ents    []*sqlEntity
 	byTable map[string]*sqlEntity // by lower-case table name
 	gsis    int                   // GSIs the entities use
+	// renamed maps a table's (lower-case) column names that a key
+	// template cannot hold to the attribute names they became.
+	renamed map[string]map[string]string
 	notes   []string
+}
+
+// attrName is a column name as an attribute name a key template can
+// hold: letters, digits, '_', '-' and '.', the rest '_'.
+func attrName(col string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, col)
+}
+
+// renameColumns renames, everywhere the schema names them, the columns
+// whose names a key template cannot hold ("first name" is first_name).
+func (im *sqlImport) renameColumns() {
+	fix := func(table string, cols []string) {
+		for i, c := range cols {
+			if n, ok := im.renamed[strings.ToLower(table)][strings.ToLower(c)]; ok {
+				cols[i] = n
+			}
+		}
+	}
+	for _, t := range im.schema.Tables {
+		for _, c := range t.Columns {
+			if n := attrName(c.Name); n != c.Name {
+				if im.renamed[strings.ToLower(t.Name)] == nil {
+					im.renamed[strings.ToLower(t.Name)] = map[string]string{}
+				}
+				im.renamed[strings.ToLower(t.Name)][strings.ToLower(c.Name)] = n
+				im.notef("%s:%s: %s.%s: attribute %s (a key template holds letters, digits, '_', '-' and '.')", im.file, c.Pos, t.Name, c.Name, n)
+				c.Name = n
+			}
+		}
+	}
+	if len(im.renamed) == 0 {
+		return
+	}
+	for _, t := range im.schema.Tables {
+		fix(t.Name, t.PrimaryKey)
+		for _, fk := range t.ForeignKeys {
+			fix(t.Name, fk.Columns)
+			fix(fk.RefTable, fk.RefColumns)
+		}
+	}
+	for _, ix := range im.schema.Indexes {
+		fix(ix.Table, ix.Columns)
+	}
 }
 
 // sqlEntity is a SQL table as an entity.
@@ -102,6 +154,8 @@ type sqlEntity struct {
 	sort   string // the column the collection sorts by, after the prefix
 	gsis   []*sqlRoute
 	guards []*sqlGuard
+	// renamed is the import's renamed columns of this table.
+	renamed map[string]string
 }
 
 // sqlRoute is a GSI an entity is read through: GSI<n>PK built from eq,
@@ -133,7 +187,7 @@ func (im *sqlImport) entities() error {
 			name += "Table"
 		}
 		names[name] = true
-		se := &sqlEntity{t: t, prefix: strings.ToUpper(snake(name)), pk: t.PrimaryKey}
+		se := &sqlEntity{t: t, prefix: strings.ToUpper(snake(name)), pk: t.PrimaryKey, renamed: im.renamed[strings.ToLower(t.Name)]}
 		disc := "EntityType"
 		if t.Column(disc) != nil {
 			disc = "_type"
@@ -280,7 +334,9 @@ func equalSets(a, b []string) bool {
 // entityName is a table name as an entity name: order_items is
 // OrderItem, users User.
 func entityName(table string) string {
-	words := strings.FieldsFunc(table, func(r rune) bool { return r == '_' || r == '-' || r == ' ' || r == '.' })
+	words := strings.FieldsFunc(table, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
 	if len(words) == 0 {
 		return "Table"
 	}
@@ -349,8 +405,12 @@ func (im *sqlImport) attrType(t *sqlschema.Table, c *sqlschema.Column) string {
 	return "S"
 }
 
-// col is the column of se's table named name, as the table spells it.
+// col is the column of se's table named name, as the table spells it
+// (renamed when a key template could not hold it).
 func (se *sqlEntity) col(name string) string {
+	if n, ok := se.renamed[strings.ToLower(name)]; ok {
+		return n
+	}
 	if c := se.t.Column(name); c != nil {
 		return c.Name
 	}

@@ -121,3 +121,25 @@ func FuzzImportSQL(f *testing.F) {
 		_, _ = design.Parse("fuzz.design.yaml", out)
 	})
 }
+
+// TestImportSQL_Names: a quoted table or column name a key template
+// cannot hold becomes a name it can, everywhere the schema and the query
+// log use it, and the notes say so.
+func TestImportSQL_Names(t *testing.T) {
+	ddl := `CREATE TABLE "a<b" ("first name" text PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, "first name" text NOT NULL REFERENCES "a<b" ("first name"));`
+	d, notes, err := ImportSQL("odd.sql", []byte(ddl), "", "q.sql", []byte(`SELECT * FROM c WHERE "first name" = ?`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := d.Entity("C"); c == nil || c.Key("PK").Template.Text != "A_B#<first_name>" || c.Attribute("first_name") == nil {
+		t.Errorf("C: %+v", c)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "odd.sql:2:37: c.first name: attribute first_name") {
+		t.Errorf("notes: %v", notes)
+	}
+	out, _ := YAML(d, nil)
+	if _, diags := design.Parse("odd.design.yaml", out); len(diags) > 0 {
+		t.Errorf("the draft does not parse: %v\n%s", diags, out)
+	}
+}
