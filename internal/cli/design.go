@@ -76,6 +76,7 @@ func oneFile(cmd *cobra.Command, args []string) error {
 
 func newDesignCheckCommand(stdout io.Writer) *cobra.Command {
 	var format string
+	var disable []string
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Prove every access pattern is a GetItem or Query, and check the design's keys",
@@ -93,7 +94,17 @@ on one request (100 actions and 4 MB a TransactWriteItems, 25 writes and
 
 Prints one line per finding (FILE:LINE:COL: severity: message [rule]) and
 a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
---format json prints {"file", "diagnostics", "errors", "warnings"}.`,
+--format json prints {"file", "diagnostics", "errors", "warnings"}.
+
+--disable RULE (repeatable, or RULE,RULE) runs every rule but those. To
+silence one finding in the file, write the rule and a reason in a comment
+on its line, or on the line above it:
+
+    - id: all-orders   # dynago:ignore key-condition nightly export, off-peak
+
+On the first line of a pattern (its "- id:" line) or of an entity (its
+name) the comment covers every finding of that rule in the pattern or
+entity. An ignore comment that silences nothing is a warning [ignore].`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
@@ -103,8 +114,12 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 			if err != nil {
 				return err
 			}
+			rules, err := check.Without(splitList(disable))
+			if err != nil {
+				return usageError{fmt.Errorf("--disable: %w", err)}
+			}
 			if len(diags) == 0 {
-				diags = check.Check(d, check.Rules)
+				diags = check.Check(d, rules)
 			}
 			errs, warns := 0, 0
 			for _, dg := range diags {
@@ -137,7 +152,19 @@ a count; exits 1 when there is an error, 0 otherwise (warnings are advice).
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringSliceVar(&disable, "disable", nil, "a rule not to run (repeatable, or comma-separated; the rule is in brackets at the end of each finding)")
 	return cmd
+}
+
+// splitList trims the names of a list flag and drops empty ones.
+func splitList(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func newDesignWorksheetCommand(stdout io.Writer) *cobra.Command {

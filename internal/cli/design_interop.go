@@ -38,7 +38,9 @@ error.
 one AWS::DynamoDB::Table resource: key schema, attribute definitions, GSIs
 and LSIs with their projections, billing mode, TimeToLiveSpecification and
 StreamSpecification. --format terraform: the same as a Terraform
-aws_dynamodb_table resource (HCL; multi-attribute keys are an error there).
+aws_dynamodb_table resource (HCL): each GSI's key as key_schema blocks
+(the AWS provider's form, which multi-attribute keys need), the table's
+and LSIs' as hash_key and range_key.
 A PROVISIONED design gets the capacity dynago design analyze computes for
 its peak rates.`,
 		Args: oneFile,
@@ -74,10 +76,10 @@ its peak rates.`,
 // newDesignImportCommand is dynago design import FILE: a NoSQL Workbench
 // data model as a design file.
 func newDesignImportCommand(stdout, stderr io.Writer) *cobra.Command {
-	var from, table string
+	var from, table, queries string
 	cmd := &cobra.Command{
 		Use:   "import FILE",
-		Short: "Write a NoSQL Workbench model, OneTable schema or MCP schema.json as a design file",
+		Short: "Write a NoSQL Workbench model, OneTable schema, MCP schema.json or SQL schema as a design file",
 		Long: `--from workbench (default): read a NoSQL Workbench for DynamoDB data model (JSON; unknown fields are
 ignored) and write a design file to stdout: the table and its indexes, one
 entity per facet with the key aliases as its table key templates
@@ -91,20 +93,48 @@ format has no access patterns: add them, then run dynago design check.
 --from onetable: a OneTable schema (JSON): its indexes (primary, GSIs, LSIs
 with type: local, project), one entity per model with its key properties'
 ${var} value templates, and the model name in typeField (default _type) as
-the discriminator. --from mcp: the awslabs DynamoDB MCP server's
-schema.json: the table (--table NAME when it has several), gsi_list, each
-entity's pk/sk templates and gsi_mappings in {var} notation, its fields,
-and its access patterns as the design's patterns.`,
+the discriminator; a unique property is a guard entity
+(_unique#Model#attr#<value>) put in the model's transaction. --from mcp:
+the awslabs DynamoDB MCP server's schema.json: the table (--table NAME
+when it has several), gsi_list, each entity's pk/sk templates and
+gsi_mappings in {var} notation, its fields, and its access patterns as the
+design's patterns (parameters as given; a mixed_data Query returns every
+entity sharing its key). What an import drops or changes is on stderr.
+
+--from sql: a PostgreSQL or MySQL schema (CREATE TABLE, CREATE [UNIQUE]
+INDEX, ALTER TABLE ... ADD CONSTRAINT; a pg_dump --schema-only or mysqldump
+--no-data file reads as it is) drafted as one table keyed PK and SK, as seed
+002's migration does: each table an entity, a foreign key an item
+collection under the parent (PK = USER#<user_id>, SK = ORDER#<order_id>),
+a UNIQUE index a guard item (PK = USER_EMAIL#<email>) put in the owner's
+transaction, and each primary key, foreign key, index and, with --queries
+FILE, each SELECT of a query log (WHERE col = ? [AND ...] [ORDER BY ...])
+a draft access pattern, on a GSI when the table's keys do not answer it.
+Statements and queries it does not read are listed on stderr with their
+line. Then run dynago design check on the draft.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			imports := map[string]func(string, []byte, string) (*design.Design, []string, error){
 				"workbench": interop.ImportWorkbench, "onetable": interop.ImportOneTable, "mcp": interop.ImportMCP,
 			}
+			raw, err := os.ReadFile(args[0])
+			if from == "sql" {
+				var log []byte
+				if err == nil && queries != "" {
+					if log, err = os.ReadFile(queries); err == nil && log == nil {
+						log = []byte{}
+					}
+				}
+				imports["sql"] = func(file string, raw []byte, table string) (*design.Design, []string, error) {
+					return interop.ImportSQL(file, raw, table, queries, log)
+				}
+			} else if queries != "" {
+				return usageError{fmt.Errorf("--queries goes with --from sql")}
+			}
 			importer, ok := imports[from]
 			if !ok {
-				return usageError{fmt.Errorf("--from is workbench, onetable or mcp, not %q", from)}
+				return usageError{fmt.Errorf("--from is workbench, onetable, mcp or sql, not %q", from)}
 			}
-			raw, err := os.ReadFile(args[0])
 			if err != nil {
 				return err
 			}
@@ -126,7 +156,8 @@ and its access patterns as the design's patterns.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON), onetable (OneTable schema JSON) or mcp (DynamoDB MCP server schema.json)")
+	cmd.Flags().StringVar(&from, "from", "workbench", "input format: workbench (NoSQL Workbench data model JSON), onetable (OneTable schema JSON), mcp (DynamoDB MCP server schema.json) or sql (PostgreSQL or MySQL DDL)")
+	cmd.Flags().StringVar(&queries, "queries", "", "with --from sql, a query log whose SELECTs become draft access patterns")
 	cmd.Flags().StringVar(&table, "table", "", "the table to import, when the file has several (for onetable: the table's name, default onetable)")
 	return cmd
 }

@@ -58,6 +58,8 @@ type Design struct {
 	Entities []*Entity
 	Patterns []*Pattern
 	Workload Workload
+	// Ignores are the file's dynago:ignore comments, by line.
+	Ignores []Ignore
 }
 
 // Workload is what the analyzer needs beyond the patterns' rates: how

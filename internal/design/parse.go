@@ -70,7 +70,25 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 	if n := top["workload"]; n != nil {
 		d.Workload = p.workload(n, d)
 	}
+	d.Ignores = p.ignores(&doc, raw, spans(top))
 	return d, p.diags
+}
+
+// spans maps the first line of each access pattern and entity to its
+// last line (what a dynago:ignore comment there covers).
+func spans(top map[string]*yaml.Node) map[int]int {
+	out := map[int]int{}
+	if n := top["patterns"]; n != nil && n.Kind == yaml.SequenceNode {
+		for _, pn := range n.Content {
+			out[pn.Line] = lastLine(pn)
+		}
+	}
+	if n := top["entities"]; n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Line] = max(n.Content[i].Line, lastLine(n.Content[i+1]))
+		}
+	}
+	return out
 }
 
 // readOptions refuses what DynamoDB refuses of a read: a strongly

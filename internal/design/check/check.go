@@ -9,6 +9,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dynago/dynago/internal/design"
@@ -57,14 +58,95 @@ var Rules = []*Rule{
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by
-// position.
+// position. A finding that a dynago:ignore comment covers (d.Ignores) is
+// dropped; an ignore comment that names a rule Rules does not have, or
+// that covers no finding of the rules it names (when they all ran), is a
+// warning of the rule "ignore".
 func Check(d *design.Design, rules []*Rule) []design.Diagnostic {
 	var diags []design.Diagnostic
 	for _, r := range rules {
 		r.Run(&Pass{Design: d, rule: r, diags: &diags})
 	}
+	diags = applyIgnores(d, rules, diags)
 	design.SortDiagnostics(diags)
 	return diags
+}
+
+// applyIgnores drops the findings d's ignore comments cover and reports
+// the comments that are wrong or stale.
+func applyIgnores(d *design.Design, rules []*Rule, diags []design.Diagnostic) []design.Diagnostic {
+	if len(d.Ignores) == 0 {
+		return diags
+	}
+	used := make([]bool, len(d.Ignores))
+	kept := diags[:0]
+	for _, dg := range diags {
+		covered := false
+		for i, ig := range d.Ignores {
+			if dg.Line >= ig.From && dg.Line <= ig.To && slices.Contains(ig.Rules, dg.Rule) {
+				covered, used[i] = true, true
+			}
+		}
+		if !covered {
+			kept = append(kept, dg)
+		}
+	}
+	ran := map[string]bool{}
+	for _, r := range rules {
+		ran[r.Name] = true
+	}
+	for i, ig := range d.Ignores {
+		all, unknown := true, false
+		for _, name := range ig.Rules {
+			if Lookup(name) == nil {
+				unknown = true
+				kept = append(kept, design.NewDiagnostic(ig.Pos, design.Warning, "ignore",
+					fmt.Sprintf("dynago:ignore names no rule %q%s", name, didYouMean(name, RuleNames()))))
+			}
+			all = all && ran[name]
+		}
+		if !used[i] && all && !unknown {
+			kept = append(kept, design.NewDiagnostic(ig.Pos, design.Warning, "ignore",
+				fmt.Sprintf("dynago:ignore %s silences nothing here: remove it, or move it to the line of the finding (or the line above, or a pattern's or entity's first line)", strings.Join(ig.Rules, ","))))
+		}
+	}
+	return kept
+}
+
+// Lookup returns the rule named name, or nil.
+func Lookup(name string) *Rule {
+	for _, r := range Rules {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// RuleNames are the names of Rules, in order.
+func RuleNames() []string {
+	names := make([]string, len(Rules))
+	for i, r := range Rules {
+		names[i] = r.Name
+	}
+	return names
+}
+
+// Without returns Rules less the ones named (dynago design check
+// --disable); a name that is no rule is an error that lists them.
+func Without(names []string) ([]*Rule, error) {
+	for _, n := range names {
+		if Lookup(n) == nil {
+			return nil, fmt.Errorf("no rule %q%s; the rules are %s", n, didYouMean(n, RuleNames()), strings.Join(RuleNames(), ", "))
+		}
+	}
+	var out []*Rule
+	for _, r := range Rules {
+		if !slices.Contains(names, r.Name) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // indexLabel names an index for messages.

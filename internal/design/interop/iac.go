@@ -128,8 +128,17 @@ func ExportCloudFormation(d *design.Design) ([]byte, error) {
 }
 
 // ExportTerraform writes d's table as a Terraform aws_dynamodb_table
-// resource (HCL). The provider's hash_key and range_key hold one
-// attribute each, so a multi-attribute key is an error.
+// resource (HCL). The table and its LSIs name their keys with hash_key
+// and range_key (one attribute each: a multi-attribute key there is an
+// error, as it is in DynamoDB); each GSI with key_schema blocks
+// (attribute_name, key_type HASH or RANGE, up to four of each), the
+// provider's form since it took multi-attribute keys, which deprecates a
+// GSI's hash_key and range_key.
+//
+// Source: https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table#key_schema
+// (hashicorp/terraform-provider-aws, website/docs/r/dynamodb_table.html.markdown:
+// "Multi-attribute keys for GSIs use the key_schema block instead of
+// hash_key/range_key").
 func ExportTerraform(d *design.Design) ([]byte, error) {
 	one := func(what string, ks []design.KeyAttr) (string, error) {
 		switch len(ks) {
@@ -173,19 +182,25 @@ func ExportTerraform(d *design.Design) ([]byte, error) {
 			block = "local_secondary_index"
 		}
 		fmt.Fprintf(&b, "\n  %s {\n    name            = %s\n", block, q(ix.Name))
-		if !ix.Local {
-			h, err := one("index "+ix.Name, ix.PartitionKey)
+		if ix.Local {
+			r, err := one("index "+ix.Name, ix.SortKey)
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(&b, "    hash_key        = %s\n", q(h))
-		}
-		r, err := one("index "+ix.Name, ix.SortKey)
-		if err != nil {
-			return nil, err
-		}
-		if r != "" {
 			fmt.Fprintf(&b, "    range_key       = %s\n", q(r))
+		} else {
+			// A GSI's key is key_schema blocks, HASH attributes first, in
+			// their order: the provider's form since multi-attribute keys
+			// (hash_key and range_key are deprecated there).
+			for _, ks := range []struct {
+				attrs []design.KeyAttr
+				typ   string
+			}{{ix.PartitionKey, "HASH"}, {ix.SortKey, "RANGE"}} {
+				for _, k := range ks.attrs {
+					fmt.Fprintf(&b, "\n    key_schema {\n      attribute_name = %s\n      key_type       = %s\n    }\n", q(k.Name), q(ks.typ))
+				}
+			}
+			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "    projection_type = %s\n", q(cmp.Or(ix.Projection, "ALL")))
 		if len(ix.Include) > 0 {

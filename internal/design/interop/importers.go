@@ -59,15 +59,10 @@ type oneTableSchema struct {
 		Hash, Sort, Type string
 		Project          json.RawMessage
 	}
-	Models map[string]map[string]struct {
-		Type     any
-		Value    string
-		Required bool
-		Enum     []string
-		Default  any
-	}
+	Models map[string]map[string]oneTableProperty
 	Params struct {
-		TypeField string
+		TypeField, CreatedField, UpdatedField string
+		Timestamps                            any
 	}
 }
 
@@ -187,7 +182,14 @@ func ImportOneTable(file string, raw []byte, table string) (*design.Design, []st
 		}
 		addTemplateVars(d, e, func(v string) string { return "S" })
 		d.Entities = append(d.Entities, e)
+		notes = append(notes, oneTableTimestamps(e, s.Params.Timestamps, s.Params.CreatedField, s.Params.UpdatedField)...)
 	}
+	guardNotes, err := oneTableUnique(d, s, typeField)
+	if err != nil {
+		return nil, notes, fmt.Errorf("%s: %v", file, err)
+	}
+	notes = append(notes, guardNotes...)
+	notes = append(notes, oneTableDropped(raw)...)
 	notes = append(notes, "OneTable schemas hold no access patterns: list them under patterns")
 	return d, notes, nil
 }
@@ -238,14 +240,7 @@ type mcpSchema struct {
 				Type     string `json:"type"`
 				Required bool   `json:"required"`
 			} `json:"fields"`
-			AccessPatterns []struct {
-				PatternID      any    `json:"pattern_id"`
-				Name           string `json:"name"`
-				Description    string `json:"description"`
-				Operation      string `json:"operation"`
-				IndexName      string `json:"index_name"`
-				RangeCondition string `json:"range_condition"`
-			} `json:"access_patterns"`
+			AccessPatterns []mcpAccessPattern `json:"access_patterns"`
 		} `json:"entities"`
 	} `json:"tables"`
 }
@@ -380,8 +375,15 @@ func ImportMCP(file string, raw []byte, table string) (*design.Design, []string,
 		}
 		addTemplateVars(d, e, func(string) string { return "S" })
 		d.Entities = append(d.Entities, e)
-		for _, ap := range me.AccessPatterns {
-			p, err := mcpPattern(d, e, ap.Operation, ap.IndexName, ap.RangeCondition)
+	}
+	// Patterns once every entity is read: a mixed_data read returns every
+	// entity that shares its key.
+	for _, name := range slices.Sorted(maps.Keys(t.Entities)) {
+		for _, ap := range t.Entities[name].AccessPatterns {
+			p, apNotes, err := mcpPattern(d, d.Entity(name), ap)
+			for _, n := range apNotes {
+				notes = append(notes, fmt.Sprintf("entity %s, pattern %s: %s", name, ap.Name, n))
+			}
 			if err != nil {
 				notes = append(notes, fmt.Sprintf("entity %s, pattern %s: %v: left out", name, ap.Name, err))
 				continue
@@ -398,6 +400,11 @@ func ImportMCP(file string, raw []byte, table string) (*design.Design, []string,
 				p.ID = fmt.Sprintf("%s-%d", p.ID, len(d.Patterns)+1)
 			}
 			d.Patterns = append(d.Patterns, p)
+		}
+	}
+	for i, tn := range names {
+		if i != idx {
+			notes = append(notes, fmt.Sprintf("table %s: not imported (a design is one table; --table %s imports it)", tn, tn))
 		}
 	}
 	// A key attribute that holds one field is of that field's type.
@@ -425,68 +432,4 @@ func mcpKeyTypes(d *design.Design, ks []design.KeyAttr) {
 			}
 		}
 	}
-}
-
-// mcpPattern writes an MCP access pattern of entity e as a design
-// pattern: a write of the entity, a GetItem on its table key, or a Query
-// on its partition key (with the range condition on its sort key).
-func mcpPattern(d *design.Design, e *design.Entity, op, index, rangeCond string) (*design.Pattern, error) {
-	switch op {
-	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
-		if !strings.HasSuffix(op, "Item") || op == "BatchWriteItem" {
-			op = "PutItem"
-		}
-		return &design.Pattern{Kind: "write", Operation: op, Entity: e.Name}, nil
-	case "GetItem", "Query", "Scan", "BatchGetItem":
-	default:
-		return nil, fmt.Errorf("operation %q", op)
-	}
-	if op == "BatchGetItem" {
-		op = "GetItem"
-	}
-	p := &design.Pattern{Kind: "read", Operation: op, Index: index, Returns: []string{e.Name}}
-	if op == "Scan" {
-		return p, nil
-	}
-	pk, sk, ok := d.KeySchema(index)
-	if !ok {
-		return nil, fmt.Errorf("no index %q", index)
-	}
-	var conds []string
-	for _, ka := range pk {
-		t, _, _, has := e.ValueOf(ka.Name)
-		if !has {
-			return nil, fmt.Errorf("the entity has no %s", ka.Name)
-		}
-		conds = append(conds, ka.Name+" = "+t.Text)
-	}
-	if len(sk) > 0 {
-		t, _, _, has := e.ValueOf(sk[len(sk)-1].Name)
-		switch {
-		case !has:
-		case op == "GetItem":
-			conds = append(conds, sk[0].Name+" = "+t.Text)
-		case rangeCond == "begins_with" || (rangeCond == "" && t.Prefix() != "" && !t.Constant()):
-			if t.Prefix() != "" {
-				conds = append(conds, sk[len(sk)-1].Name+" begins_with "+t.Prefix())
-			}
-		case rangeCond == "between":
-			// The bounds: the template with its variables renamed from and to.
-			from, to := t.Text, t.Text
-			for _, v := range t.Vars() {
-				from = strings.ReplaceAll(from, "<"+v+">", "<from_"+v+">")
-				to = strings.ReplaceAll(to, "<"+v+">", "<to_"+v+">")
-			}
-			conds = append(conds, sk[len(sk)-1].Name+" between "+from+" and "+to)
-		case slices.Contains([]string{"<", "<=", ">", ">="}, rangeCond):
-			conds = append(conds, sk[len(sk)-1].Name+" "+rangeCond+" "+t.Text)
-		}
-	}
-	p.KeyCondition = strings.Join(conds, " AND ")
-	c, err := design.ParseKeyCondition(p.KeyCondition)
-	if err != nil {
-		return nil, err
-	}
-	p.Conditions = c
-	return p, nil
 }

@@ -368,6 +368,14 @@ func ImportWorkbench(file string, raw []byte, table string) (d *design.Design, n
 	}
 	notes = append(notes, inferDiscriminator(d, facetItems)...)
 	notes = append(notes, inferIndexKeys(d, facetItems)...)
+	if len(t.DataAccess) > 0 {
+		notes = append(notes, "DataAccess (Workbench's connection settings) left out")
+	}
+	for _, n := range names {
+		if n != t.TableName {
+			notes = append(notes, fmt.Sprintf("table %s: not imported (a design is one table; --table %s imports it)", n, n))
+		}
+	}
 	return d, notes, nil
 }
 

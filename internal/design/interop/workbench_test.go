@@ -229,8 +229,23 @@ func TestImport_OneTableAndMCP(t *testing.T) {
 				return "Order keys"
 			case len(d.Index("RegionIndex").PartitionKey) != 2:
 				return "multi-attribute GSI key"
-			case len(d.Patterns) != 6:
+			case len(d.Patterns) != 9:
 				return fmt.Sprintf("%d patterns", len(d.Patterns))
+			}
+			byID := map[string]*design.Pattern{}
+			for _, p := range d.Patterns {
+				byID[p.ID] = p
+			}
+			switch p8, p9, p5 := byID["8"], byID["9"], byID["5"]; {
+			// mixed_data: every entity under the customer's key, no
+			// sort-key condition (the whole item collection).
+			case p8 == nil || !slices.Equal(p8.Returns, []string{"Customer", "Order"}) || p8.KeyCondition != "pk = CUSTOMER#<customer_id>":
+				return fmt.Sprintf("mixed_data pattern 8: %+v", p8)
+			// A begins_with parameter stays in the bound.
+			case p9 == nil || p9.KeyCondition != "pk = CUSTOMER#<customer_id> AND sk begins_with ORDER#<month_prefix>" || !slices.Equal(p9.Given, []string{"customer_id", "month_prefix"}):
+				return fmt.Sprintf("prefix parameter pattern 9: %+v", p9)
+			case p5 == nil || p5.KeyCondition != "status_pk = STATUS#<status> AND created_sk > <after>":
+				return fmt.Sprintf("range parameter pattern 5: %+v", p5)
 			}
 			return ""
 		}},
@@ -331,5 +346,73 @@ func TestImportWorkbench_FacetData(t *testing.T) {
 		t.Errorf("aliases: %s, %s", song.Key("PK").Template.Text, dl.Key("PK").Template.Text)
 	case song.Discriminator != "Kind" || song.DiscriminatorValue != "song" || dl.DiscriminatorValue != "download":
 		t.Errorf("discriminator: %s=%s, %s=%s (notes %v)", song.Discriminator, song.DiscriminatorValue, dl.Discriminator, dl.DiscriminatorValue, notes)
+	}
+}
+
+// TestImportOneTable_Unique: a unique property becomes a guard entity
+// keyed as OneTable writes it (_unique#Model#attr#value, sort key
+// _unique#), put in one transaction with the model's item; what the
+// import leaves out (map, validate, a nested schema, a unique scope, a
+// field OneTable does not define) and adds (params.timestamps) is in
+// the notes.
+func TestImportOneTable_Unique(t *testing.T) {
+	raw, err := os.ReadFile("testdata/onetable/crm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, notes, err := ImportOneTable("crm.json", raw, "crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Entity("UserEmailUnique")
+	if g == nil || g.Key("pk").Template.Text != "_unique#User#email#<email>" || g.Key("sk").Template.Text != "_unique#" || g.DiscriminatorValue != "_Unique" {
+		t.Fatalf("the email guard: %+v", g)
+	}
+	if d.Entity("UserPhoneUnique") == nil || d.Entity("AccountNameUnique") != nil {
+		t.Errorf("guards: want one per unique property")
+	}
+	var puts []string
+	for _, p := range d.Patterns {
+		if p.Kind == "write" && p.Transaction {
+			puts = append(puts, p.Entity)
+		}
+	}
+	if !slices.Equal(puts, []string{"User", "UserEmailUnique", "UserPhoneUnique"}) {
+		t.Errorf("the transaction's puts: %v", puts)
+	}
+	if d.Entity("User").Attribute("updated") == nil || d.Entity("User").Attribute("updated").Type != "timestamp" {
+		t.Errorf("params.timestamps: no updated attribute")
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{
+		"model User, name: stored as attribute nm (map)",
+		"model User, name: validate left out",
+		"model User, address: its nested schema is left out",
+		`model User, unique phone: scope "${accountId}" is not in the guard's key`,
+		"queries: not a OneTable schema field: left out",
+		"model User: updated added (params.timestamps",
+		"model User: unique properties as guard entities (UserEmailUnique, UserPhoneUnique) put in one transaction",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes do not say %q:\n%s", want, joined)
+		}
+	}
+}
+
+// TestImportWorkbench_Dropped: the tables of a model not imported, and
+// its DataAccess settings, are said in the notes.
+func TestImportWorkbench_Dropped(t *testing.T) {
+	const model = `{"DataModel":[
+	{"TableName":"a","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableFacets":[{"FacetName":"A","KeyAttributeAlias":{"PartitionKeyAlias":"A#<id>"},"NonKeyAttributes":["id"]}],"DataAccess":{"MySql":{}}},
+	{"TableName":"b","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableFacets":[{"FacetName":"B","KeyAttributeAlias":{"PartitionKeyAlias":"B"}}]}]}`
+	_, notes, err := ImportWorkbench("m.json", []byte(model), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"table b: not imported (a design is one table; --table b imports it)", "DataAccess (Workbench's connection settings) left out"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes do not say %q:\n%s", want, joined)
+		}
 	}
 }

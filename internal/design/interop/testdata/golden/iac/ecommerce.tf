@@ -32,15 +32,33 @@ resource "aws_dynamodb_table" "ecommerce" {
 
   global_secondary_index {
     name            = "GSI1"
-    hash_key        = "GSI1PK"
-    range_key       = "GSI1SK"
+
+    key_schema {
+      attribute_name = "GSI1PK"
+      key_type       = "HASH"
+    }
+
+    key_schema {
+      attribute_name = "GSI1SK"
+      key_type       = "RANGE"
+    }
+
     projection_type = "ALL"
   }
 
   global_secondary_index {
     name            = "GSI2"
-    hash_key        = "Type"
-    range_key       = "SK"
+
+    key_schema {
+      attribute_name = "Type"
+      key_type       = "HASH"
+    }
+
+    key_schema {
+      attribute_name = "SK"
+      key_type       = "RANGE"
+    }
+
     projection_type = "ALL"
   }
 }

@@ -29,8 +29,17 @@ resource "aws_dynamodb_table" "ordershot" {
 
   global_secondary_index {
     name            = "GSI1"
-    hash_key        = "GSI1PK"
-    range_key       = "GSI1SK"
+
+    key_schema {
+      attribute_name = "GSI1PK"
+      key_type       = "HASH"
+    }
+
+    key_schema {
+      attribute_name = "GSI1SK"
+      key_type       = "RANGE"
+    }
+
     projection_type = "ALL"
     read_capacity   = 5
     write_capacity  = 5000

@@ -32,14 +32,28 @@ resource "aws_dynamodb_table" "app" {
 
   global_secondary_index {
     name            = "GSI1"
-    hash_key        = "GSI1PK"
+
+    key_schema {
+      attribute_name = "GSI1PK"
+      key_type       = "HASH"
+    }
+
     projection_type = "ALL"
   }
 
   global_secondary_index {
     name            = "GSI2"
-    hash_key        = "GSI2PK"
-    range_key       = "GSI2SK"
+
+    key_schema {
+      attribute_name = "GSI2PK"
+      key_type       = "HASH"
+    }
+
+    key_schema {
+      attribute_name = "GSI2SK"
+      key_type       = "RANGE"
+    }
+
     projection_type = "ALL"
   }
 }
