@@ -69,16 +69,19 @@ func oneTableUnique(d *design.Design, s oneTableSchema, typeField string) ([]str
 		if len(guards) == 0 {
 			continue
 		}
-		put := &design.Pattern{ID: "create-" + kebab(model), Kind: "write", Operation: "PutItem", Entity: model, Transaction: true,
-			Description: "OneTable's create: one TransactWriteItems with the unique guards, each put with attribute_not_exists"}
-		d.Patterns = append(d.Patterns, put)
+		// OneTable's create: one TransactWriteItems of the item and its
+		// guards, each put with attribute_not_exists, so that a second
+		// item with the same unique value fails whole.
+		create := &design.Pattern{ID: "create-" + kebab(model), Kind: "write", Operation: design.TransactWriteItems,
+			Description: "OneTable's create: one TransactWriteItems of the item and its unique guards, each put with attribute_not_exists",
+			Actions:     []*design.Action{{Kind: design.ActionPut, Entity: model, Condition: design.NotExists, Count: 1}}}
 		var names []string
 		for _, g := range guards {
-			d.Patterns = append(d.Patterns, &design.Pattern{ID: "create-" + kebab(g.Name), Kind: "write", Operation: "PutItem", Entity: g.Name, Transaction: true,
-				Description: "in " + put.ID + "'s transaction, with attribute_not_exists: a second " + model + " with the same " + g.Attributes[0].Name + " fails"})
+			create.Actions = append(create.Actions, &design.Action{Kind: design.ActionPut, Entity: g.Name, Condition: design.NotExists, Count: 1})
 			names = append(names, g.Name)
 		}
-		notes = append(notes, fmt.Sprintf("model %s: unique properties as guard entities (%s) put in one transaction with the item (patterns %s and the guards'); they are separate transaction: true patterns until a design pattern can hold a TransactWriteItems", model, strings.Join(names, ", "), put.ID))
+		d.Patterns = append(d.Patterns, create)
+		notes = append(notes, fmt.Sprintf("model %s: unique properties as guard entities (%s), put in one TransactWriteItems with the item (pattern %s)", model, strings.Join(names, ", "), create.ID))
 	}
 	return notes, nil
 }

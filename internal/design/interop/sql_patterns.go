@@ -275,17 +275,24 @@ func (im *sqlImport) query(file string, q *sqlschema.Query) {
 	im.addRead(id, fmt.Sprintf("query log %s:%d: %s", file, q.Pos.Line, q.Text), r, q.Desc, q.Limit)
 }
 
-// writes drafts a PutItem per entity; an entity with guards puts them
-// in the same transaction.
+// writes drafts a PutItem per entity; an entity with guards is put in
+// one TransactWriteItems with them, each put with attribute_not_exists,
+// so that a second row with the same unique values fails whole.
 func (im *sqlImport) writes() {
 	for _, se := range im.ents {
-		put := &design.Pattern{ID: im.uniqueID("put-" + kebab(se.e.Name)), Kind: "write", Operation: "PutItem", Entity: se.e.Name, Description: "INSERT INTO " + se.t.Name}
-		im.d.Patterns = append(im.d.Patterns, put)
-		for _, g := range se.guards {
-			put.Transaction = true
-			im.d.Patterns = append(im.d.Patterns, &design.Pattern{ID: im.uniqueID("put-" + kebab(g.e.Name)), Kind: "write", Operation: "PutItem", Entity: g.e.Name, Transaction: true,
-				Description: fmt.Sprintf("with %s, in one TransactWriteItems, ConditionExpression attribute_not_exists(PK): %s stays unique", put.ID, strings.Join(g.cols, ", "))})
+		if len(se.guards) == 0 {
+			im.d.Patterns = append(im.d.Patterns, &design.Pattern{ID: im.uniqueID("put-" + kebab(se.e.Name)), Kind: "write", Operation: "PutItem", Entity: se.e.Name, Description: "INSERT INTO " + se.t.Name})
+			continue
 		}
+		put := &design.Pattern{ID: im.uniqueID("put-" + kebab(se.e.Name)), Kind: "write", Operation: design.TransactWriteItems,
+			Actions: []*design.Action{{Kind: design.ActionPut, Entity: se.e.Name, Condition: design.NotExists, Count: 1}}}
+		var unique []string
+		for _, g := range se.guards {
+			put.Actions = append(put.Actions, &design.Action{Kind: design.ActionPut, Entity: g.e.Name, Condition: design.NotExists, Count: 1})
+			unique = append(unique, strings.Join(g.cols, ", "))
+		}
+		put.Description = fmt.Sprintf("INSERT INTO %s, in one TransactWriteItems with its guards (attribute_not_exists): %s stays unique", se.t.Name, strings.Join(unique, "; "))
+		im.d.Patterns = append(im.d.Patterns, put)
 	}
 }
 

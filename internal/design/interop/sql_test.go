@@ -72,8 +72,9 @@ func TestGolden_ImportSQL(t *testing.T) {
 		if p := byID["orders-of-user"]; p == nil || p.Order != "descending" || p.PageSize != 20 {
 			t.Errorf("%s: orders-of-user (the query's ORDER BY ... DESC LIMIT 20): %+v", name, p)
 		}
-		if p := byID["put-user-email-guard"]; p == nil || !p.Transaction || !byID["put-user"].Transaction {
-			t.Errorf("%s: the guard's put is not in the owner's transaction", name)
+		if p := byID["put-user"]; p == nil || p.Operation != design.TransactWriteItems || len(p.Actions) != 2 ||
+			p.Actions[1].Entity != "UserEmailGuard" || p.Actions[1].Condition != design.NotExists || byID["put-user-email-guard"] != nil {
+			t.Errorf("%s: the user and its email guard are not one TransactWriteItems of guarded puts: %+v", name, p)
 		}
 		joined := strings.Join(notes, "\n")
 		for _, want := range []string{"queries.sql:10:1: query not read", "JOIN", "GROUP BY", "OR: a key condition ANDs", "only SELECT statements are read, not UPDATE"} {

@@ -371,14 +371,20 @@ func TestImportOneTable_Unique(t *testing.T) {
 	if d.Entity("UserPhoneUnique") == nil || d.Entity("AccountNameUnique") != nil {
 		t.Errorf("guards: want one per unique property")
 	}
+	// OneTable's create is one TransactWriteItems of the item and its
+	// guards, each put only when absent.
 	var puts []string
 	for _, p := range d.Patterns {
-		if p.Kind == "write" && p.Transaction {
-			puts = append(puts, p.Entity)
+		if p.ID == "create-user" && p.Operation == design.TransactWriteItems {
+			for _, a := range p.Actions {
+				if a.Kind == design.ActionPut && a.Condition == design.NotExists {
+					puts = append(puts, a.Entity)
+				}
+			}
 		}
 	}
 	if !slices.Equal(puts, []string{"User", "UserEmailUnique", "UserPhoneUnique"}) {
-		t.Errorf("the transaction's puts: %v", puts)
+		t.Errorf("the transaction's guarded puts: %v", puts)
 	}
 	if d.Entity("User").Attribute("updated") == nil || d.Entity("User").Attribute("updated").Type != "timestamp" {
 		t.Errorf("params.timestamps: no updated attribute")
@@ -391,7 +397,7 @@ func TestImportOneTable_Unique(t *testing.T) {
 		`model User, unique phone: scope "${accountId}" is not in the guard's key`,
 		"queries: not a OneTable schema field: left out",
 		"model User: updated added (params.timestamps",
-		"model User: unique properties as guard entities (UserEmailUnique, UserPhoneUnique) put in one transaction",
+		"model User: unique properties as guard entities (UserEmailUnique, UserPhoneUnique), put in one TransactWriteItems with the item (pattern create-user)",
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("notes do not say %q:\n%s", want, joined)
