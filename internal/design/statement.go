@@ -170,7 +170,7 @@ func (d *Design) StatementAccesses(st partiql.Statement, params []attr.Value) []
 		if key == nil {
 			return nil
 		}
-		return []Access{{Table: table, Operation: op, Key: scalarTexts(key)}}
+		return []Access{{Table: table, Operation: op, Key: ScalarTexts(key)}}
 	}
 	keyNames := func() []string {
 		var names []string
@@ -227,8 +227,10 @@ func (d *Design) StatementAccesses(st partiql.Statement, params []attr.Value) []
 	return nil
 }
 
-// scalarTexts is an item's scalar attributes as text (keys are scalars).
-func scalarTexts(it attr.Item) map[string]string {
+// ScalarTexts is an item's scalar (S, N, B) attributes as text, attribute
+// name to value: the form of an Access's Key (key attributes are
+// scalars).
+func ScalarTexts(it attr.Item) map[string]string {
 	m := make(map[string]string, len(it))
 	for name, v := range it {
 		switch v.Kind() {

@@ -13,18 +13,6 @@ var keyOps = map[expr.KeyOp]string{
 	expr.KeyBetween: "between", expr.KeyBeginsWith: "begins_with",
 }
 
-// scalarTexts is an item's scalar attributes as text (keys are scalars).
-func scalarTexts(it attr.Item) map[string]string {
-	m := make(map[string]string, len(it))
-	for name, v := range it {
-		switch v.Kind() {
-		case attr.S, attr.N, attr.B:
-			m[name] = v.Text()
-		}
-	}
-	return m
-}
-
 // accesses describes a prepared input for the classifier: one Access per
 // item a batch or transaction touches (its sub-requests classified as
 // GetItem, PutItem, UpdateItem, DeleteItem); nil for what it does not
@@ -38,7 +26,7 @@ func accesses(in any) []design.Access {
 	}
 	get := func(table string, key attr.Item) design.Access {
 		a := design.Access{Table: table, Operation: "GetItem"}
-		for name, v := range scalarTexts(key) {
+		for name, v := range design.ScalarTexts(key) {
 			a.Conds = append(a.Conds, design.AccessCond{Attr: name, Op: "=", Values: []string{v}})
 		}
 		return a
@@ -59,11 +47,11 @@ func accesses(in any) []design.Access {
 	case *api.ScanInput:
 		return []design.Access{{Table: str(in.TableName), Index: str(in.IndexName), Operation: "Scan"}}
 	case *api.PutItemInput:
-		return []design.Access{{Table: str(in.TableName), Operation: "PutItem", Key: scalarTexts(in.Item)}}
+		return []design.Access{{Table: str(in.TableName), Operation: "PutItem", Key: design.ScalarTexts(in.Item)}}
 	case *api.UpdateItemInput:
-		return []design.Access{{Table: str(in.TableName), Operation: "UpdateItem", Key: scalarTexts(in.Key)}}
+		return []design.Access{{Table: str(in.TableName), Operation: "UpdateItem", Key: design.ScalarTexts(in.Key)}}
 	case *api.DeleteItemInput:
-		return []design.Access{{Table: str(in.TableName), Operation: "DeleteItem", Key: scalarTexts(in.Key)}}
+		return []design.Access{{Table: str(in.TableName), Operation: "DeleteItem", Key: design.ScalarTexts(in.Key)}}
 	case *api.BatchGetItemInput:
 		var out []design.Access
 		for _, table := range in.Tables {
@@ -77,9 +65,9 @@ func accesses(in any) []design.Access {
 		for _, table := range in.Tables {
 			for _, w := range in.RequestItems[table] {
 				if w.HasPut {
-					out = append(out, design.Access{Table: table, Operation: "PutItem", Key: scalarTexts(w.Put)})
+					out = append(out, design.Access{Table: table, Operation: "PutItem", Key: design.ScalarTexts(w.Put)})
 				} else {
-					out = append(out, design.Access{Table: table, Operation: "DeleteItem", Key: scalarTexts(w.Delete)})
+					out = append(out, design.Access{Table: table, Operation: "DeleteItem", Key: design.ScalarTexts(w.Delete)})
 				}
 			}
 		}

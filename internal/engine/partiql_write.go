@@ -84,6 +84,27 @@ func (e *Engine) writeTable(ctx context.Context, target partiql.Target) (*catalo
 	return t, nil
 }
 
+// writeKey finds an UPDATE's or DELETE's table and the whole primary
+// key its WHERE names (of the key attributes' types), and the WHERE's
+// other conditions.
+func (e *Engine) writeKey(ctx context.Context, target partiql.Target, where partiql.Expr, w writeOptions) (*catalog.Table, attr.Item, []partiql.Expr, error) {
+	t, err := e.writeTable(ctx, target)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	key, rest, ok, err := partiql.KeyOf(where, keyNames(t), w.params)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !ok {
+		return nil, nil, nil, ddberr.Validation(partiql.MsgNeedsKey)
+	}
+	if err := checkKeyTypes(t, key); err != nil {
+		return nil, nil, nil, err
+	}
+	return t, key, rest, nil
+}
+
 // keyNames lists a table's key attribute names, partition key first.
 func keyNames(t *catalog.Table) []string {
 	hash, _ := t.HashKey()
@@ -152,21 +173,11 @@ func isOr(e partiql.Expr) bool {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.update.html)
 // and on the WHERE clause's other conditions.
 func (e *Engine) planUpdate(ctx context.Context, s *partiql.Update, w writeOptions) (*writePlan, error) {
-	t, err := e.writeTable(ctx, s.Table)
+	t, key, rest, err := e.writeKey(ctx, s.Table, s.Where, w)
 	if err != nil {
 		return nil, err
 	}
 	keys := keyNames(t)
-	key, rest, ok, err := partiql.KeyOf(s.Where, keys, w.params)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, ddberr.Validation(partiql.MsgNeedsKey)
-	}
-	if err := checkKeyTypes(t, key); err != nil {
-		return nil, err
-	}
 	b := partiql.NewBuilder(w.params)
 	update, err := b.UpdateExpression(s.Actions)
 	if err != nil {
@@ -197,18 +208,8 @@ func (e *Engine) planUpdate(ctx context.Context, s *partiql.Update, w writeOptio
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.delete.html
 func (e *Engine) planDelete(ctx context.Context, s *partiql.Delete, w writeOptions) (*writePlan, error) {
-	t, err := e.writeTable(ctx, s.From)
+	t, key, rest, err := e.writeKey(ctx, s.From, s.Where, w)
 	if err != nil {
-		return nil, err
-	}
-	key, rest, ok, err := partiql.KeyOf(s.Where, keyNames(t), w.params)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, ddberr.Validation(partiql.MsgNeedsKey)
-	}
-	if err := checkKeyTypes(t, key); err != nil {
 		return nil, err
 	}
 	b := partiql.NewBuilder(w.params)
