@@ -92,7 +92,7 @@ func (r *runner) pickItems(p *design.Pattern) ([]multiItem, string) {
 		}
 		switch {
 		case n == 0 && a.Kind == design.ActionPut:
-			return nil, fmt.Sprintf("no fresh %s item to put for action %d: its table key has no text variable to give a new value", a.Entity, i+1)
+			return nil, fmt.Sprintf("no fresh %s item to put for action %d: its table key has no text or number variable to give a new value", a.Entity, i+1)
 		case n == 0:
 			return nil, fmt.Sprintf("no generated %s item left for action %d (%s %s)", a.Entity, i+1, a.Kind, a.Entity)
 		}
@@ -110,9 +110,18 @@ func (r *runner) fresh(it sample.Item) sample.Item {
 	for _, ka := range slices.Concat(r.d.Table.PartitionKey, r.d.Table.SortKey) {
 		t, _, _, _ := e.ValueOf(ka.Name)
 		for _, v := range t.Vars() {
-			if a := e.Attribute(v); a != nil && a.Type == "S" && len(a.Values) == 0 && !strings.HasSuffix(out.Vals[v], fmt.Sprintf("-new%d", r.fresher)) {
+			a := e.Attribute(v)
+			if a == nil || len(a.Values) > 0 {
+				continue
+			}
+			switch {
+			case a.Type == "S" && !strings.HasSuffix(out.Vals[v], fmt.Sprintf("-new%d", r.fresher)):
 				out.Vals[v] += fmt.Sprintf("-new%d", r.fresher)
 				out.Attrs[v] = sample.Value{Type: "S", Text: out.Vals[v]}
+			case a.Type == "N":
+				// A number no generated item has: they count up from 10.
+				out.Vals[v] = fmt.Sprint(900_000_000 + r.fresher)
+				out.Attrs[v] = sample.Value{Type: "N", Text: out.Vals[v]}
 			}
 		}
 	}

@@ -23,6 +23,7 @@ func TestRun_MultiItem(t *testing.T) {
 		{"../../../examples/social.design.yaml", map[string]string{"get-users": "", "create-users": "", "like-post": ""}},
 		{"../gengo/testdata/accounts.design.yaml", map[string]string{"sign-up": "", "rename": "", "change-email": "", "close-account": ""}},
 		{"testdata/planted.design.yaml", map[string]string{"sign-up-again": "ConditionalCheckFailed", "bump-logins": ""}},
+		{"testdata/numberkey.design.yaml", map[string]string{"put-user": ""}},
 	} {
 		d, diags, err := design.Load(tc.file)
 		if err != nil || len(diags) > 0 {
