@@ -760,14 +760,50 @@ func (c *Client) AddOrderItem(ctx context.Context, x OrderItem) error {
 	return err
 }
 
-// ClaimEmail: Enforce unique email per customer (put if attribute_not_exists(PK), in one transaction with create-customer) (PutItem EmailGuard).
+// ClaimEmail: Enforce unique email per customer (put if attribute_not_exists(PK), in one transaction with create-customer) (PutItem EmailGuard (if absent)).
+//
+// A failed condition is a *types.ConditionalCheckFailedException.
 func (c *Client) ClaimEmail(ctx context.Context, x EmailGuard) error {
-	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#pk"] = "PK"
+	conds = append(conds, "attribute_not_exists(#pk)")
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item})
 	return err
 }
 
-// CreateCustomer: Create a customer (put if attribute_not_exists(PK), with claim-email) (PutItem Customer).
+// CreateCustomer: Create a customer (put if attribute_not_exists(PK), with claim-email) (PutItem Customer (if absent)).
+//
+// A failed condition is a *types.ConditionalCheckFailedException.
 func (c *Client) CreateCustomer(ctx context.Context, x Customer) error {
-	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), Item: x.Item()})
+	item := x.Item()
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var conds []string
+	names["#pk"] = "PK"
+	conds = append(conds, "attribute_not_exists(#pk)")
+	var cond *string
+	if len(conds) > 0 {
+		cond = aws.String(strings.Join(conds, " AND "))
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	if len(values) == 0 {
+		values = nil
+	}
+	_, err := c.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.Table), ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, Item: item})
 	return err
 }
