@@ -55,6 +55,7 @@ var Rules = []*Rule{
 	InputsRule,
 	NamesRule,
 	MultiItemRule,
+	IntentRule,
 }
 
 // Check runs rules over d and returns their diagnostics, sorted by
