@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -293,7 +294,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 	opts.HTTPClient = sdkhttp.NoWriteTo{Doer: &http.Client{Timeout: 10 * time.Second}}
 	opts.RetryMaxAttempts = 2
 	client := dynamodb.New(opts)
-	table := cmpOr(o.table, d.Table.Name)
+	table := cmp.Or(o.table, d.Table.Name)
 	results, created, err := run.Run(ctx, d, client, run.Options{TableName: table, ItemsPerEntity: o.items, Progress: progress})
 	if o.endpoint != "" && !o.keep && created {
 		// Leave nothing behind at an endpoint that bills for it, and
@@ -326,7 +327,7 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 			if len(r.Problems) > 0 {
 				result = strings.Join(r.Problems, "; ")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%g\t%s\n", r.ID, r.Operation, cmpOr(r.Index, "-"), r.Items, typesText(r.Types), r.ConsumedCapacity, result)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%g\t%s\n", r.ID, r.Operation, cmp.Or(r.Index, "-"), r.Items, typesText(r.Types), r.ConsumedCapacity, result)
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d patterns run, %d did not hold\n", len(results), failed)
@@ -335,13 +336,6 @@ func runDesign(ctx context.Context, o designRunOptions, file string, stdout, std
 		return errFindings{failed}
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // typesText summarizes the entity types of a result in order, runs of

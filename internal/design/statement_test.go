@@ -158,7 +158,7 @@ func TestParse_PartiQLPatterns(t *testing.T) {
 		for i, p := range reads {
 			g := got.Patterns[i]
 			if g.Statement == "" || g.Kind != "read" || got.Operation(g) != d.Operation(p) || g.Index != p.Index ||
-				g.Order != cmpOr(p.Order, "") || fmt.Sprint(g.Conditions) != fmt.Sprint(p.Conditions) {
+				g.Order != orderWritten(p.Order) || fmt.Sprint(g.Conditions) != fmt.Sprint(p.Conditions) {
 				t.Errorf("%s pattern %s:\n  %s\ngives %s %s %v order %q, want %s %s %v order %q", path, p.ID, g.Statement,
 					got.Operation(g), g.Index, g.Conditions, g.Order, d.Operation(p), p.Index, p.Conditions, p.Order)
 			}
@@ -166,9 +166,9 @@ func TestParse_PartiQLPatterns(t *testing.T) {
 	}
 }
 
-// cmpOr is "" for ascending, the order a statement without ORDER BY ...
-// DESC reads in.
-func cmpOr(order, _ string) string {
+// orderWritten is the order a pattern's statement gives: "" for
+// ascending, which a statement without ORDER BY ... DESC reads in.
+func orderWritten(order string) string {
 	if order == "ascending" {
 		return ""
 	}

@@ -620,7 +620,7 @@ func genPattern(b *strings.Builder, d *design.Design, p *design.Pattern) error {
 		// The checker refuses a Scan; the method is still written, so that
 		// the pattern does not vanish from the package, with the reason.
 		w("// %s: %s (Scan%s). It yields every item it reads, page by page, each decoded\n", method, doc, onIndexText(p.Index))
-		w("// by its entity.\n//\n// A Scan reads the whole %s, so its cost grows with the table: dynago design\n", cmpOr(p.Index, "table"))
+		w("// by its entity.\n//\n// A Scan reads the whole %s, so its cost grows with the table: dynago design\n", cmp.Or(p.Index, "table"))
 		w("// check reports it as an error. Prefer a Query on an index whose key holds what\n// the pattern looks for.\n")
 		w("func (c *Client) %s(ctx context.Context) iter.Seq2[Item, error] {\n", method)
 		w("\treturn func(yield func(Item, error) bool) {\n\t\tin := &dynamodb.ScanInput{TableName: aws.String(c.Table)}\n")
@@ -693,11 +693,4 @@ func quoteList(vs []string) string {
 		q[i] = strconv.Quote(v)
 	}
 	return strings.Join(q, ", ")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -81,7 +81,7 @@ func (o Options) say(format string, args ...any) {
 // only a table it made); an error means the run itself failed (the
 // table could not be created, an item not written).
 func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options) (results []Result, created bool, err error) {
-	table := cmpOr(opts.TableName, d.Table.Name)
+	table := cmp.Or(opts.TableName, d.Table.Name)
 	created, err = createTable(ctx, d, c, table, opts)
 	if err != nil {
 		return nil, created, err
@@ -115,13 +115,6 @@ func Run(ctx context.Context, d *design.Design, c *dynamodb.Client, opts Options
 		results = append(results, r.runMulti(ctx, p))
 	}
 	return results, true, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // CreateTable creates d's table and indexes, named table, through c and
@@ -432,7 +425,7 @@ func (r *runner) orderProblem(p *design.Pattern, got []map[string]types.Attribut
 		a, b := textOf(got[i-1][attr]), textOf(got[i][attr])
 		c, ok := compareIntended(ea, t, a, b, sk[0].Type)
 		if ok && ((p.Order == "descending" && c < 0) || (p.Order != "descending" && c > 0)) {
-			return fmt.Sprintf("%s %s %q came before %q, out of the %s order of its values: the key does not sort as the pattern means", ea.Name, attr, a, b, cmpOr(p.Order, "ascending"))
+			return fmt.Sprintf("%s %s %q came before %q, out of the %s order of its values: the key does not sort as the pattern means", ea.Name, attr, a, b, cmp.Or(p.Order, "ascending"))
 		}
 	}
 	return ""
