@@ -56,6 +56,23 @@ GSIs or 5 LSIs (DynamoDB's limits).`,
 		}
 		for _, e := range d.Entities {
 			for _, k := range e.Keys {
+				if d.IsTableKey(k.Attr) {
+					// Every item holds the table's key (API reference,
+					// PutItem: "you must provide all of the attributes for
+					// the primary key"): no part of it may be optional,
+					// and it cannot be sparse.
+					if k.Sparse {
+						pass.Reportf(k.Pos, design.Error, "%s's %s is a table key attribute, which every item must have: it cannot be sparse; build it from attributes every %s has", e.Name, k.Attr, e.Name)
+						continue
+					}
+					for _, v := range k.Template.Vars() {
+						if a := e.Attribute(v); a != nil && a.Optional {
+							pass.Reportf(k.Pos, design.Error, "%s's %s, a table key attribute, is built from the optional <%s>: a %s without %s cannot be written (DynamoDB refuses an item without its whole primary key); build %s from attributes every %s has, or make %s required", e.Name, k.Attr, v, e.Name, v, k.Attr, e.Name, v)
+							break
+						}
+					}
+					continue
+				}
 				if k.Sparse {
 					continue
 				}
