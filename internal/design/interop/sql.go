@@ -280,11 +280,17 @@ func (im *sqlImport) tableKeys(se *sqlEntity) {
 		rest = se.pk
 	}
 	// An index on the foreign key and one more column sorts the
-	// collection by it.
+	// collection by it, when that column is NOT NULL: the sort key is
+	// part of every item's primary key, which no item may lack.
 	for _, ix := range im.schema.Indexes {
 		if !ix.Unique && strings.EqualFold(ix.Table, se.t.Name) && len(ix.Columns) == len(se.parent.Columns)+1 &&
 			equalSets(ix.Columns[:len(se.parent.Columns)], se.parent.Columns) && !containsFold(rest, ix.Columns[len(ix.Columns)-1]) {
-			se.sort = ix.Columns[len(ix.Columns)-1]
+			col := ix.Columns[len(ix.Columns)-1]
+			if c := se.t.Column(col); c == nil || !c.NotNull {
+				im.notef("index %s: %s sorts %s's collection, but it may be NULL and a sort key may not be missing: the collection is keyed by %s alone (make %s NOT NULL to sort by it)", ix.Name, col, se.e.Name, strings.Join(rest, ", "), col)
+				continue
+			}
+			se.sort = col
 			break
 		}
 	}

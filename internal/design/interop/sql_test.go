@@ -144,3 +144,31 @@ CREATE TABLE c (id int PRIMARY KEY, "first name" text NOT NULL REFERENCES "a<b" 
 		t.Errorf("the draft does not parse: %v\n%s", diags, out)
 	}
 }
+
+// TestImportSQL_NullableSortColumn: an index on a foreign key and a
+// column that may be NULL does not put that column in the child's sort
+// key (every item holds its whole primary key: API reference, PutItem),
+// and the importer says why; a NOT NULL one does.
+func TestImportSQL_NullableSortColumn(t *testing.T) {
+	const schema = `CREATE TABLE projects (id bigint PRIMARY KEY);
+CREATE TABLE tasks (id bigint PRIMARY KEY, project_id bigint NOT NULL REFERENCES projects(id), due_date date, created_at timestamp NOT NULL);
+CREATE INDEX tasks_project_due_idx ON tasks (project_id, due_date);
+`
+	d, notes, err := ImportSQL("schema.sql", []byte(schema), "app", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk := d.Entity("Task").Key("SK").Template.Text; strings.Contains(sk, "due_date") {
+		t.Errorf("Task's SK %s holds the nullable due_date", sk)
+	}
+	if joined := strings.Join(notes, "\n"); !strings.Contains(joined, "due_date sorts Task's collection, but it may be NULL") {
+		t.Errorf("notes do not say why due_date is left out:\n%s", joined)
+	}
+	d, _, err = ImportSQL("schema.sql", []byte(strings.Replace(schema, "(project_id, due_date)", "(project_id, created_at)", 1)), "app", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk := d.Entity("Task").Key("SK").Template.Text; !strings.HasPrefix(sk, "TASK#<created_at>#") {
+		t.Errorf("Task's SK %s is not sorted by the NOT NULL created_at", sk)
+	}
+}
