@@ -125,6 +125,36 @@ func (d *Design) readOfSelect(st *partiql.Select, params []attr.Value) (stmtRead
 	return r, nil
 }
 
+// filterConjuncts returns the top-level conditions of a one-partition
+// SELECT's WHERE that are no part of its key condition: what a Query
+// would apply as a filter after reading.
+func (d *Design) filterConjuncts(st *partiql.Select) []partiql.Expr {
+	pk, sk, _ := d.KeySchema(st.From.Index)
+	usedPK, usedSK := map[string]bool{}, map[string]bool{}
+	var extra []partiql.Expr
+	for _, c := range partiql.Conjuncts(st.Where) {
+		used := false
+		for _, ka := range pk {
+			if _, ok := partiql.Equality(c, ka.Name); ok && !usedPK[ka.Name] {
+				usedPK[ka.Name], used = true, true
+				break
+			}
+		}
+		for _, ka := range sk {
+			if used {
+				break
+			}
+			if _, ok := partiql.SortCondition(c, ka.Name); ok && !usedSK[ka.Name] {
+				usedSK[ka.Name], used = true, true
+			}
+		}
+		if !used {
+			extra = append(extra, c)
+		}
+	}
+	return extra
+}
+
 // equality finds a top-level conjunct name = constant in where.
 func equality(where partiql.Expr, name string, params []attr.Value) (stmtCond, bool) {
 	for _, c := range partiql.Conjuncts(where) {
@@ -266,6 +296,9 @@ func (d *Design) fromStatement(pt *Pattern, st partiql.Statement) error {
 		}
 		if len(r.parts) > 1 {
 			return fmt.Errorf("the statement reads %d partitions (IN or OR on the partition key): a pattern reads one; write one pattern for each", len(r.parts))
+		}
+		if extra := d.filterConjuncts(s); len(extra) > 0 {
+			return fmt.Errorf("%s is not a key condition: a pattern reads by key, and DynamoDB would read every item the key selects and then filter them, paying for all of them; leave it out of the pattern, or key an index by what it tests", extra[0])
 		}
 		conds := slices.Concat(r.parts[0], r.sort)
 		var texts []string

@@ -222,6 +222,10 @@ patterns:
     returns: [User]`, "", `pattern p: partiql: write the values as templates in quotes ('USER#<UserId>'), not ?`},
 		{"another table", `partiql: SELECT * FROM "other" WHERE PK = 'x'
     returns: [User]`, "", `the statement names table "other"; the design's table is "app"`},
+		{"a filter", `partiql: SELECT * FROM "app" WHERE PK = 'USER#<UserId>' AND SK = 'PROFILE' AND Email = '<Email>'
+    returns: [User]`, "", `pattern p: partiql: Email = '<Email>' is not a key condition: a pattern reads by key`},
+		{"two conditions on the sort key", `partiql: SELECT * FROM "app" WHERE PK = 'USER#<UserId>' AND SK > 'A' AND SK < 'Z'
+    returns: [User]`, "", `SK < 'Z' is not a key condition`},
 		{"several partitions", `partiql: SELECT * FROM "app" WHERE PK IN ['USER#1', 'USER#2']
     returns: [User]`, "", "the statement reads 2 partitions"},
 		{"an unknown index", `partiql: SELECT * FROM "app"."GSI9" WHERE GSI1PK = 'x'
