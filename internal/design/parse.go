@@ -27,7 +27,13 @@ func Parse(file string, raw []byte) (*Design, []Diagnostic) {
 		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		p.errorf(Pos{File: file, Line: line, Col: 1}, "not YAML: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if strings.Contains(msg, "mapping values are not allowed") {
+			// The usual cause: a value with ": " in it, such as a partiql:
+			// statement's {'PK': ...} item.
+			msg += ` (a value with ": " in it, such as a partiql: statement with a {'k': v} item, needs quotes or a block scalar: partiql: >-)`
+		}
+		p.errorf(Pos{File: file, Line: line, Col: 1}, "not YAML: %s", msg)
 		return d, p.diags
 	}
 	if len(doc.Content) == 0 {

@@ -226,6 +226,8 @@ patterns:
     returns: [User]`, "", `pattern p: partiql: Email = '<Email>' is not a key condition: a pattern reads by key`},
 		{"two conditions on the sort key", `partiql: SELECT * FROM "app" WHERE PK = 'USER#<UserId>' AND SK > 'A' AND SK < 'Z'
     returns: [User]`, "", `SK < 'Z' is not a key condition`},
+		{"a {'k': v} item without quotes", `partiql: INSERT INTO "app" VALUE {'PK': 'USER#<UserId>', 'SK': 'PROFILE'}
+    entity: User`, "", `needs quotes or a block scalar: partiql: >-`},
 		{"several partitions", `partiql: SELECT * FROM "app" WHERE PK IN ['USER#1', 'USER#2']
     returns: [User]`, "", "the statement reads 2 partitions"},
 		{"an unknown index", `partiql: SELECT * FROM "app"."GSI9" WHERE GSI1PK = 'x'
