@@ -8,17 +8,25 @@ import (
 // closest returns the candidate that name most likely misspells: one
 // equal to it but for case and '_' or '-' (userId, UserId, user_id),
 // else one at most two edits away from a name of at least four
-// characters; "" when none is, or when name is itself a candidate.
+// characters, or one edit from a name of three (Usr, User); "" when none
+// is, or when name is itself a candidate.
 func closest(name string, candidates []string) string {
 	fold := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
-	best, bestDist := "", 3
+	maxDist := 0
+	switch {
+	case len(name) >= 4:
+		maxDist = 2
+	case len(name) == 3:
+		maxDist = 1
+	}
+	best, bestDist := "", maxDist+1
 	for _, c := range candidates {
 		switch {
 		case c == name:
 			return ""
 		case fold(c) == fold(name):
 			best, bestDist = c, 0
-		case len(name) >= 4 && bestDist > 0:
+		case bestDist > 0:
 			if d := editDistance(name, c); d < bestDist {
 				best, bestDist = c, d
 			}
