@@ -101,4 +101,4 @@ text or JSON. Exits 1 when the file does not parse or a key is HOT.`,
 // errHot makes analyze exit 1 after its report when a key runs hot.
 type errHot struct{ keys int }
 
-func (e errHot) Error() string { return fmt.Sprintf("%d hot partition keys", e.keys) }
+func (e errHot) Error() string { return count(e.keys, "hot partition key") }

@@ -38,7 +38,7 @@ func TestDesignCommands(t *testing.T) {
 		{[]string{"design", "check", "--format", "xml", ok}, 2, "", "--format must be text or json", -1},
 		{[]string{"design", "check", "/nonexistent.design.yaml"}, 1, "", "open /nonexistent.design.yaml", -1},
 		{[]string{"design", "analyze", "../../examples/orders.design.yaml"}, 0, "GSI2   GSI2PK  STATUS#<status>#shard-<shard>  Order            10        10%", "", -1},
-		{[]string{"design", "analyze", "../design/analyze/testdata/orders-unsharded.design.yaml"}, 1, "HOT GSI2PK = STATUS#<status> on GSI2", "dynago: 1 hot partition keys", -1},
+		{[]string{"design", "analyze", "../design/analyze/testdata/orders-unsharded.design.yaml"}, 1, "HOT GSI2PK = STATUS#<status> on GSI2", "dynago: 1 hot partition key", -1},
 		{[]string{"design", "analyze", "--format", "svg", ok}, 0, "<svg xmlns=", "", -1},
 		{[]string{"design", "analyze", "--format", "json", ok}, 0, `"Keys": [`, "", -1},
 		{[]string{"design", "analyze", "--format", "csv", ok}, 2, "", "--format is text, json or svg", -1},

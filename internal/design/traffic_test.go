@@ -66,7 +66,7 @@ func TestTraffic_Classify(t *testing.T) {
 	for _, want := range []string{
 		"  pattern 12       1 requests  Query GSI2: Type = REVIEW, items 1 of 10 read (FILTER-HEAVY: 10.0× read amplification)\n",
 		"  UNDECLARED SCAN  1 requests  Scan table\n",
-		"  1 items put or updated match no entity's key templates, e.g. PK=JUNK#1, SK=X\n",
+		"  1 item put or updated matches no entity's key templates, e.g. PK=JUNK#1, SK=X\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
