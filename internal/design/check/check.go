@@ -42,6 +42,7 @@ var Rules = []*Rule{
 	KeyConditionRule,
 	KeyMatchRule,
 	PrefixIsolationRule,
+	OpenPrefixRule,
 	SortOrderRule,
 	IndexMembershipRule,
 	ProjectionRule,
