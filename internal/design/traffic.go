@@ -36,6 +36,11 @@ type Access struct {
 	// Failed says the request was answered with an error (throttled, a
 	// failed condition).
 	Failed bool
+	// Via is the multi-item operation the access was one item of
+	// (BatchGetItem, BatchWriteItem, TransactGetItems, TransactWriteItems),
+	// "" for a request of its own: an item of a batch counts under the
+	// design's batch pattern before a one-item or transaction pattern.
+	Via string
 }
 
 // AccessCond is one key condition of a request: attribute, operator (=,
@@ -139,17 +144,22 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 		if e == nil {
 			return "", a.Operation + " (no entity)", false, true
 		}
+		// An item of a transaction or batch counts under the multi-item
+		// pattern of that operation with an action of that kind on e;
+		// else (and a request of its own first) under a one-item write
+		// pattern, else under any multi-item pattern that writes it so.
+		if a.Via != "" {
+			if p := d.multiPattern(a.Via, e.Name, a.Operation); p != nil {
+				return p.ID, patternPath(d, p), true, false
+			}
+		}
 		for _, p := range d.Patterns {
 			if p.Kind == "write" && p.Entity == e.Name && cmp.Or(p.Operation, "PutItem") == a.Operation {
 				return p.ID, patternPath(d, p), true, false
 			}
 		}
-		// An item of a transaction or batch counts as its own write:
-		// the multi-item pattern with an action of that kind on e.
-		for _, p := range d.Patterns {
-			if p.Kind == "write" && p.Multi() && slices.ContainsFunc(p.Actions, func(x *Action) bool { return x.Entity == e.Name && x.Operation() == a.Operation }) {
-				return p.ID, patternPath(d, p), true, false
-			}
+		if p := d.multiPattern("", e.Name, a.Operation); p != nil {
+			return p.ID, patternPath(d, p), true, false
 		}
 		return "", a.Operation + " " + e.Name, false, false
 	case "Scan":
@@ -159,6 +169,21 @@ func (t *Traffic) classify(a Access) (pattern, path string, ok, noEntity bool) {
 			}
 		}
 		return "", "Scan " + IndexName(a.Index), false, false
+	}
+	// A GetItem of a batch counts under the BatchGetItem pattern that
+	// gets its entity.
+	if a.Operation == "GetItem" && a.Via == BatchGetItem {
+		key := map[string]string{}
+		for _, c := range a.Conds {
+			if len(c.Values) == 1 {
+				key[c.Attr] = c.Values[0]
+			}
+		}
+		if e := d.entityOfKey(key); e != nil {
+			if p := d.multiPattern(BatchGetItem, e.Name, "GetItem"); p != nil {
+				return p.ID, patternPath(d, p), true, false
+			}
+		}
 	}
 	// The most specific pattern the request follows: Type = ORDER AND SK =
 	// ORDER#<OrderId> over Type = ORDER.
@@ -420,4 +445,17 @@ func amplification(p *PathStats) string {
 		return "∞"
 	}
 	return fmt.Sprintf("%.1f", float64(p.Scanned)/float64(p.Items))
+}
+
+// multiPattern returns the first multi-item pattern of operation via
+// ("" for any) with an action that does op (PutItem, UpdateItem,
+// DeleteItem, GetItem) to an item of entity, or nil.
+func (d *Design) multiPattern(via, entity, op string) *Pattern {
+	for _, p := range d.Patterns {
+		if p.Multi() && (via == "" || p.Operation == via) &&
+			slices.ContainsFunc(p.Actions, func(x *Action) bool { return x.Entity == entity && x.Operation() == op }) {
+			return p
+		}
+	}
+	return nil
 }

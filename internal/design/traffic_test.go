@@ -102,3 +102,33 @@ func TestTraffic_MultiItem(t *testing.T) {
 		}
 	}
 }
+
+// TestTraffic_ClassifyVia: an item of a batch counts under the design's
+// batch pattern for it, an item of a transaction under its transaction
+// pattern, and a request of its own under the one-item pattern, though
+// all three put a User (seed 000's design: create-users, like-post,
+// create-user).
+func TestTraffic_ClassifyVia(t *testing.T) {
+	d := designtest.Load(t, "../../examples/social.design.yaml")
+	tr, err := design.NewTraffic([]*design.Design{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := map[string]string{"PK": "USER#u1", "SK": "PROFILE"}
+	eq := func(attr, v string) design.AccessCond { return design.AccessCond{Attr: attr, Op: "=", Values: []string{v}} }
+	for _, tc := range []struct {
+		a    design.Access
+		want string
+	}{
+		{design.Access{Operation: "PutItem", Key: user}, "create-user"},
+		{design.Access{Operation: "PutItem", Key: user, Via: design.BatchWriteItem}, "create-users"},
+		{design.Access{Operation: "GetItem", Conds: []design.AccessCond{eq("PK", "USER#u1"), eq("SK", "PROFILE")}, Via: design.BatchGetItem}, "get-users"},
+		{design.Access{Operation: "GetItem", Conds: []design.AccessCond{eq("PK", "USER#u1"), eq("SK", "PROFILE")}}, "users-1"},
+		{design.Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#u1", "SK": "LIKE#POST#p1"}, Via: design.TransactWriteItems}, "like-post"},
+	} {
+		tc.a.Table = d.Table.Name
+		if got, path, _ := tr.Classify(tc.a); got != tc.want {
+			t.Errorf("%s %v via %q: pattern %q (%s), want %q", tc.a.Operation, tc.a.Key, tc.a.Via, got, path, tc.want)
+		}
+	}
+}

@@ -56,7 +56,9 @@ func accesses(in any) []design.Access {
 		var out []design.Access
 		for _, table := range in.Tables {
 			for _, key := range in.RequestItems[table].Keys {
-				out = append(out, get(table, key))
+				a := get(table, key)
+				a.Via = design.BatchGetItem
+				out = append(out, a)
 			}
 		}
 		return out
@@ -65,9 +67,9 @@ func accesses(in any) []design.Access {
 		for _, table := range in.Tables {
 			for _, w := range in.RequestItems[table] {
 				if w.HasPut {
-					out = append(out, design.Access{Table: table, Operation: "PutItem", Key: design.ScalarTexts(w.Put)})
+					out = append(out, design.Access{Table: table, Operation: "PutItem", Key: design.ScalarTexts(w.Put), Via: design.BatchWriteItem})
 				} else {
-					out = append(out, design.Access{Table: table, Operation: "DeleteItem", Key: design.ScalarTexts(w.Delete)})
+					out = append(out, design.Access{Table: table, Operation: "DeleteItem", Key: design.ScalarTexts(w.Delete), Via: design.BatchWriteItem})
 				}
 			}
 		}
@@ -75,19 +77,26 @@ func accesses(in any) []design.Access {
 	case *api.TransactGetItemsInput:
 		var out []design.Access
 		for _, g := range in.Gets {
-			out = append(out, get(str(g.TableName), g.Key))
+			a := get(str(g.TableName), g.Key)
+			a.Via = "TransactGetItems"
+			out = append(out, a)
 		}
 		return out
 	case *api.TransactWriteItemsInput:
 		var out []design.Access
 		for _, t := range in.TransactItems {
+			var one []design.Access
 			switch {
 			case t.Put != nil:
-				out = append(out, accesses(t.Put)...)
+				one = accesses(t.Put)
 			case t.Update != nil:
-				out = append(out, accesses(t.Update)...)
+				one = accesses(t.Update)
 			case t.Delete != nil:
-				out = append(out, accesses(t.Delete)...)
+				one = accesses(t.Delete)
+			}
+			for _, a := range one {
+				a.Via = design.TransactWriteItems
+				out = append(out, a)
 			}
 		}
 		return out
