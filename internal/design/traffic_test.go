@@ -115,7 +115,9 @@ func TestTraffic_ClassifyVia(t *testing.T) {
 		t.Fatal(err)
 	}
 	user := map[string]string{"PK": "USER#u1", "SK": "PROFILE"}
-	eq := func(attr, v string) design.AccessCond { return design.AccessCond{Attr: attr, Op: "=", Values: []string{v}} }
+	eq := func(attr, v string) design.AccessCond {
+		return design.AccessCond{Attr: attr, Op: "=", Values: []string{v}}
+	}
 	for _, tc := range []struct {
 		a    design.Access
 		want string
