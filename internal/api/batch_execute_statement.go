@@ -1,12 +1,9 @@
 package api
 
 import (
-	"encoding/json"
 	"strconv"
 
-	"github.com/dynago/dynago/internal/attr"
 	"github.com/dynago/dynago/internal/ddberr"
-	"github.com/dynago/dynago/internal/partiql"
 	"github.com/dynago/dynago/internal/wire"
 )
 
@@ -23,15 +20,12 @@ const MaxBatchStatements = 25
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchStatementRequest.html
 type BatchStatementRequest struct {
-	Statement                           *string
-	Parameters                          []attr.Value
-	ConsistentRead                      *bool
-	ReturnValuesOnConditionCheckFailure *string
+	// ParameterizedStatement holds Statement, Parameters and
+	// ReturnValuesOnConditionCheckFailure, and Parsed and Params.
+	ParameterizedStatement
+	ConsistentRead *bool
 
-	Parsed partiql.Statement
-	Params []attr.Value
-	Err    error
-	raw    []json.RawMessage
+	Err error
 }
 
 // BatchExecuteStatementInput is the BatchExecuteStatement request.
@@ -44,14 +38,8 @@ type BatchExecuteStatementInput struct {
 // KeepBody implements BodyKeeper: it keeps each statement's parameters
 // as sent, for partiql.CheckParamsJSON.
 func (in *BatchExecuteStatementInput) KeepBody(body []byte) {
-	var raw struct {
-		Statements []struct{ Parameters []json.RawMessage }
-	}
-	if json.Unmarshal(body, &raw) != nil || len(raw.Statements) != len(in.Statements) {
-		return
-	}
-	for i := range in.Statements {
-		in.Statements[i].raw = raw.Statements[i].Parameters
+	for i, raw := range rawParameters(body, "Statements", len(in.Statements)) {
+		in.Statements[i].raw = raw
 	}
 }
 
@@ -64,16 +52,11 @@ func (in *BatchExecuteStatementInput) Decode(r *wire.Reader) error {
 			ok, err := r.Array("List", func(int) error {
 				var s BatchStatementRequest
 				_, err := object(r, "BatchStatementRequest", func(k string) error {
-					switch k {
-					case "Statement":
-						return readString(r, &s.Statement)
-					case "Parameters":
-						_, err := readValueList(r, &s.Parameters)
+					if ok, err := s.decodeMember(r, k); ok {
 						return err
-					case "ConsistentRead":
+					}
+					if k == "ConsistentRead" {
 						return readBool(r, &s.ConsistentRead)
-					case "ReturnValuesOnConditionCheckFailure":
-						return readString(r, &s.ReturnValuesOnConditionCheckFailure)
 					}
 					return r.Skip()
 				})
@@ -118,7 +101,7 @@ func (in *BatchExecuteStatementInput) Prepare() error {
 	}
 	for i := range in.Statements {
 		s := &in.Statements[i]
-		s.Parsed, s.Params, s.Err = prepareStatement(*s.Statement, s.Parameters, s.raw)
+		s.Parsed, s.Params, _, s.Err = prepareStatement(*s.Statement, s.Parameters, s.raw)
 	}
 	return nil
 }

@@ -100,28 +100,46 @@ func (in *ExecuteStatementInput) Prepare() error {
 		return err
 	}
 	var err error
-	in.Parsed, in.Params, err = prepareStatement(*in.Statement, in.Parameters, in.rawParams)
+	in.Parsed, in.Params, _, err = prepareStatement(*in.Statement, in.Parameters, in.rawParams)
 	return err
 }
 
 // prepareStatement parses one statement and checks its parameters (raw:
-// their JSON as sent, when known).
-func prepareStatement(src string, params []attr.Value, raw []json.RawMessage) (partiql.Statement, []attr.Value, error) {
-	st, err := partiql.Parse(src)
-	if err != nil {
-		return nil, nil, err
+// each as sent, for the document-order checks), in DynamoDB's order. The
+// error of a statement that does not parse, or whose ? count its
+// parameters do not match, is the statement's (ofStatement: an
+// ExecuteTransaction prefixes it with the statement's place); a refused
+// parameter value is the parameters'.
+func prepareStatement(src string, params []attr.Value, raw []json.RawMessage) (st partiql.Statement, checked []attr.Value, ofStatement bool, err error) {
+	if st, err = partiql.Parse(src); err != nil {
+		return nil, nil, true, err
 	}
 	if err := partiql.CheckParamsJSON(raw); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	checked, err := partiql.CheckParams(params)
-	if err != nil {
-		return nil, nil, err
+	if checked, err = partiql.CheckParams(params); err != nil {
+		return nil, nil, false, err
 	}
 	if err := partiql.CheckParamCount(st, len(checked)); err != nil {
-		return nil, nil, err
+		return nil, nil, true, err
 	}
-	return st, checked, nil
+	return st, checked, false, nil
+}
+
+// rawParameters returns, for each of n statements listed under member in
+// a request body, its Parameters' JSON as sent (nil when the body does
+// not hold n statements), for KeepBody.
+func rawParameters(body []byte, member string, n int) [][]json.RawMessage {
+	var members map[string]json.RawMessage
+	var list []struct{ Parameters []json.RawMessage }
+	if json.Unmarshal(body, &members) != nil || json.Unmarshal(members[member], &list) != nil || len(list) != n {
+		return nil
+	}
+	out := make([][]json.RawMessage, n)
+	for i, s := range list {
+		out[i] = s.Parameters
+	}
+	return out
 }
 
 // IsConsistent reports whether ConsistentRead was requested.

@@ -31,6 +31,21 @@ type ParameterizedStatement struct {
 	raw    []json.RawMessage
 }
 
+// decodeMember reads member k of a statement, when it is one of
+// ParameterizedStatement's (ok false: another member).
+func (s *ParameterizedStatement) decodeMember(r *wire.Reader, k string) (ok bool, err error) {
+	switch k {
+	case "Statement":
+		return true, readString(r, &s.Statement)
+	case "Parameters":
+		_, err := readValueList(r, &s.Parameters)
+		return true, err
+	case "ReturnValuesOnConditionCheckFailure":
+		return true, readString(r, &s.ReturnValuesOnConditionCheckFailure)
+	}
+	return false, nil
+}
+
 // ExecuteTransactionInput is the ExecuteTransaction request.
 type ExecuteTransactionInput struct {
 	TransactStatements     []ParameterizedStatement
@@ -46,14 +61,8 @@ type ExecuteTransactionInput struct {
 // KeepBody implements BodyKeeper.
 func (in *ExecuteTransactionInput) KeepBody(body []byte) {
 	in.Fingerprint, in.PayloadSize = sha256.Sum256(canonicalJSON(body)), len(body)
-	var raw struct {
-		TransactStatements []struct{ Parameters []json.RawMessage }
-	}
-	if json.Unmarshal(body, &raw) != nil || len(raw.TransactStatements) != len(in.TransactStatements) {
-		return
-	}
-	for i := range in.TransactStatements {
-		in.TransactStatements[i].raw = raw.TransactStatements[i].Parameters
+	for i, raw := range rawParameters(body, "TransactStatements", len(in.TransactStatements)) {
+		in.TransactStatements[i].raw = raw
 	}
 }
 
@@ -66,14 +75,8 @@ func (in *ExecuteTransactionInput) Decode(r *wire.Reader) error {
 			ok, err := r.Array("List", func(int) error {
 				var s ParameterizedStatement
 				_, err := object(r, "ParameterizedStatement", func(k string) error {
-					switch k {
-					case "Statement":
-						return readString(r, &s.Statement)
-					case "Parameters":
-						_, err := readValueList(r, &s.Parameters)
+					if ok, err := s.decodeMember(r, k); ok {
 						return err
-					case "ReturnValuesOnConditionCheckFailure":
-						return readString(r, &s.ReturnValuesOnConditionCheckFailure)
 					}
 					return r.Skip()
 				})
@@ -137,19 +140,12 @@ func (in *ExecuteTransactionInput) Prepare() error {
 	}
 	for i := range in.TransactStatements {
 		s := &in.TransactStatements[i]
-		st, err := partiql.Parse(*s.Statement)
-		if err != nil {
+		st, params, ofStatement, err := prepareStatement(*s.Statement, s.Parameters, s.raw)
+		switch {
+		case err != nil && ofStatement:
 			return Prefixed(TransactPrefix(i), err)
-		}
-		if err := partiql.CheckParamsJSON(s.raw); err != nil {
+		case err != nil:
 			return err
-		}
-		params, err := partiql.CheckParams(s.Parameters)
-		if err != nil {
-			return err
-		}
-		if err := partiql.CheckParamCount(st, len(params)); err != nil {
-			return Prefixed(TransactPrefix(i), err)
 		}
 		s.Parsed, s.Params = st, params
 	}
