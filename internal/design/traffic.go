@@ -429,11 +429,11 @@ func WriteTrafficText(w io.Writer, report []TableTraffic) error {
 			fmt.Fprintf(&b, "  %-*s  %*d requests  %s%s%s\n", lw, labels[i], nw, p.Requests, p.Path, amp, failed)
 		}
 		if tt.Unmatched > 0 {
-			verb := "match"
+			items := "items put or updated match"
 			if tt.Unmatched == 1 {
-				verb = "matches"
+				items = "item put or updated matches"
 			}
-			fmt.Fprintf(&b, "  %d %s put or updated %s no entity's key templates, e.g. %s\n", tt.Unmatched, map[bool]string{true: "item", false: "items"}[tt.Unmatched == 1], verb, strings.Join(tt.UnmatchedExample, "; "))
+			fmt.Fprintf(&b, "  %d %s no entity's key templates, e.g. %s\n", tt.Unmatched, items, strings.Join(tt.UnmatchedExample, "; "))
 		}
 	}
 	_, err := w.Write([]byte(b.String()))
