@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the DynamoDB compatibility suites against a running endpoint:
 #
-#   DYNAGO_ENDPOINT=http://127.0.0.1:8000 compat/run.sh [cli] [boto3] [js] [admin]
+#   DYNAGO_ENDPOINT=http://127.0.0.1:8000 compat/run.sh [cli] [boto3] [js] [admin] [console]
 #
-# With no suite names, all four run. admin (dynamodb-admin in headless
+# With no suite names, all five run. console (dynago's web console in headless
+# Chromium, compat/console) starts servers of its own from DYNAGO_BIN, as admin does;
+# its screenshots go to DYNAGO_ARTIFACTS/console. admin (dynamodb-admin in headless
 # Chromium) talks only to dynago servers of its own (default flags, and
 # --accept-string-numbers), started from DYNAGO_BIN, a built dynago, and needs Chromium (Debian's chromium, or CHROMIUM=path);
 # its screenshots go to DYNAGO_ARTIFACTS/admin (default: artifacts/admin). By default they run in parallel (they
@@ -58,9 +60,9 @@ then
 fi
 
 SUITES=("$@")
-[ ${#SUITES[@]} -eq 0 ] && SUITES=(cli boto3 js admin)
+[ ${#SUITES[@]} -eq 0 ] && SUITES=(cli boto3 js admin console)
 for s in "${SUITES[@]}"; do
-  case "$s" in cli|boto3|js|admin|auth-cli|auth-boto3|auth-js) ;; *) echo "unknown suite: $s (cli, boto3, js, admin; auth-cli, auth-boto3, auth-js through compat/auth/run.sh)" >&2; exit 2 ;; esac
+  case "$s" in cli|boto3|js|admin|console|auth-cli|auth-boto3|auth-js) ;; *) echo "unknown suite: $s (cli, boto3, js, admin, console; auth-cli, auth-boto3, auth-js through compat/auth/run.sh)" >&2; exit 2 ;; esac
 done
 
 LOGS=${COMPAT_LOG_DIR:-$(mktemp -d)}
@@ -93,12 +95,25 @@ admin_deps() {
   fi
 }
 
+# The console suite's locked dependencies (playwright-core, the JS SDK);
+# it starts dynago servers of its own from DYNAGO_BIN and drives Chromium.
+console_deps() {
+  local chromium=${CHROMIUM:-/usr/bin/chromium}
+  [ -x "$chromium" ] || { echo "console: no Chromium at $chromium: apt-get install chromium (or set CHROMIUM=path)" >&2; return 1; }
+  [ -n "${DYNAGO_BIN:-}" ] || { echo "console: DYNAGO_BIN is not set (a built dynago: go build -o /tmp/dynago ./cmd/dynago)" >&2; return 1; }
+  if [ ! -d "$COMPAT/console/node_modules/playwright-core" ] || [ ! -d "$COMPAT/console/node_modules/@aws-sdk/lib-dynamodb" ]; then
+    echo "# npm ci in compat/console"
+    (cd "$COMPAT/console" && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  fi
+}
+
 run_suite() {
   case "$1" in
     cli) timeout "$TIMEOUT" bash "$COMPAT/cli/test_cli.sh" ;;
     boto3) cd "$ROOT" && timeout "$TIMEOUT" python3 -m unittest discover -s compat/boto3 -v ;;
     js) js_deps && cd "$COMPAT/js" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
     admin) admin_deps && cd "$COMPAT/admin" && timeout "$TIMEOUT" node --test --test-reporter=spec ;;
+    console) console_deps && cd "$COMPAT/console" && timeout "$TIMEOUT" node --test --test-concurrency=2 --test-reporter=spec ;;
     auth-cli) timeout "$TIMEOUT" bash "$COMPAT/auth/test_auth_cli.sh" ;;
     auth-boto3) cd "$ROOT" && timeout "$TIMEOUT" python3 -m unittest discover -s compat/auth -p 'test_auth_boto3.py' -v ;;
     # The JS SDK trusts the certificate through Node's NODE_EXTRA_CA_CERTS, read at start.
@@ -121,7 +136,7 @@ counts() {
       sk=$(grep -E '^(FAILED|OK)' "$log" | tail -1 | grep -o 'skipped=[0-9]*' | cut -d= -f2)
       f=$(( ${fl:-0} + ${er:-0} ))
       p=$(( ${ran:-0} - f - ${sk:-0} )); [ "$p" -lt 0 ] && p=0 ;;
-    js|admin|auth-js)
+    js|admin|console|auth-js)
       p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1)
       f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1) ;;
   esac

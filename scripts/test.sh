@@ -4,7 +4,7 @@
 # engine's and server's tests again on TiKV (client-go's mock cluster),
 # the Go SDK suite again against in-process servers (dynagotest),
 # then the end-to-end compatibility suites (AWS CLI, boto3, JavaScript SDK
-# v3, dynamodb-admin in headless Chromium), the ../shared/cases corpus and
+# v3, dynamodb-admin and dynago's web console in headless Chromium), the ../shared/cases corpus and
 # the ../shared/conformance suite (when present) against a freshly built "dynago serve --in-memory", the
 # CLI, boto3 and JS SDK against one with --credentials and TLS (compat/auth/run.sh), and
 # the same clients against "dynago serve --storage tikv --pd mock".
@@ -115,7 +115,7 @@ run_conformance() {
 }
 
 start_server --in-memory
-echo "== compat suites (AWS CLI, boto3, JS SDK v3, dynamodb-admin) against $DYNAGO_ENDPOINT (Pebble in memory)"
+echo "== compat suites (AWS CLI, boto3, JS SDK v3, dynamodb-admin, the web console) against $DYNAGO_ENDPOINT (Pebble in memory)"
 compat/run.sh
 run_cases
 run_conformance

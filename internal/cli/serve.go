@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dynago/dynago/internal/auth"
+	"github.com/dynago/dynago/internal/console"
 	"github.com/dynago/dynago/internal/design"
 	"github.com/dynago/dynago/internal/designtraffic"
 	"github.com/dynago/dynago/internal/engine"
@@ -52,6 +53,7 @@ type serveOptions struct {
 	designs     []string
 	strict      bool
 	credentials string
+	console     bool
 	tlsCert     string
 	tlsKey      string
 	maxConns    int
@@ -105,6 +107,7 @@ in-flight requests finish.`,
 	f.IntVar(&o.maxConns, "max-connections", defaultMaxConnections, "most connections served at once; past it a new connection is answered 503 and closed")
 	f.DurationVar(&o.readHeader, "read-header-timeout", 30*time.Second, "how long a client may take to send a request's headers (and the TLS handshake) before its connection is closed")
 	f.DurationVar(&o.idle, "idle-timeout", 5*time.Minute, "how long an idle keep-alive connection stays open")
+	f.BoolVar(&o.console, "console", true, "serve the web console at /console/ (tables, items, queries, PartiQL, streams, capacity, designs); with --credentials it asks for an access key and its secret")
 	f.BoolVar(&o.lenientInts, "accept-string-numbers", false, `accept "5" for 5 in integer request members (Limit, ReadCapacityUnits...), as DynamoDB Local does, for GUIs such as dynamodb-admin whose forms send strings; DynamoDB answers SerializationException`)
 	return cmd
 }
@@ -183,8 +186,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	var verifier *auth.Verifier
+	var keys *auth.Keys
 	if o.credentials != "" {
-		keys, err := auth.LoadKeys(o.credentials)
+		keys, err = auth.LoadKeys(o.credentials)
 		if err != nil {
 			return usageError{fmt.Errorf("--credentials: %w", err)}
 		}
@@ -240,6 +244,10 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	opts.Observer = metrics
 	eng := engine.New(store, opts)
 	srv := server.New(eng, so)
+	if o.console {
+		srv.SetConsole(console.New(console.Options{API: srv, Engine: eng, Keys: keys, DesignFiles: o.designs, Traffic: traffic,
+			Throttle: o.throttle, CapacityScale: o.scale, Logger: logger}))
+	}
 	var fresh freshConns
 	var act activity
 	httpSrv := &http.Server{
@@ -265,6 +273,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	srv.MarkReady()
 	fmt.Fprintf(stdout, "dynago listening on %s://%s (data: %s)\n", scheme, ln.Addr(), where)
+	if o.console {
+		fmt.Fprintf(stdout, "web console: %s://%s/console/\n", scheme, ln.Addr())
+	}
 
 	if ctx == nil {
 		ctx = context.Background()

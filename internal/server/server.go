@@ -87,6 +87,7 @@ type Server struct {
 	intercept Interceptor
 	endpoints map[string]http.Handler
 	verify    *auth.Verifier
+	console   http.Handler
 	ready     atomic.Bool
 
 	ids requestIDs
@@ -119,6 +120,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, "Bad Request: the request line and headers exceed 16 KB\n")
+		return
+	}
+	if s.console != nil && (r.URL.Path == "/console" || strings.HasPrefix(r.URL.Path, "/console/")) {
+		s.console.ServeHTTP(w, r)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {

@@ -1,0 +1,157 @@
+package console_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/dynago/dynago/internal/auth"
+	"github.com/dynago/dynago/internal/console"
+	"github.com/dynago/dynago/internal/engine"
+)
+
+func keysFor(t *testing.T) *auth.Keys {
+	t.Helper()
+	ks, err := auth.NewKeys(auth.Key{AccessKeyID: "AKIDCONSOLE", SecretAccessKey: "s3cret/key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks
+}
+
+// Source for the CSRF design: OWASP Cross-Site Request Forgery Prevention
+// Cheat Sheet (synchronizer token, Origin verification, SameSite cookies).
+func TestConsole_OpenCSRF(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	if code, body := e.get("/console/"); code != http.StatusOK || !strings.Contains(body, "No tables yet") {
+		t.Fatalf("GET /console/: %d\n%s", code, body)
+	}
+	tests := []struct {
+		name string
+		form url.Values
+		hdr  map[string]string
+		want int
+	}{
+		{"no token", url.Values{"csrf": {""}}, nil, http.StatusForbidden},
+		{"wrong token", url.Values{"csrf": {"nope"}}, nil, http.StatusForbidden},
+		{"right token", nil, nil, http.StatusOK}, // logout redirects to /console/
+		{"foreign origin", nil, map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{"cross-site fetch", nil, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			form := tc.form
+			if form == nil {
+				form = url.Values{"csrf": {e.csrf()}}
+			}
+			req, _ := http.NewRequest("POST", e.ts.URL+"/console/logout", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			for k, v := range tc.hdr {
+				req.Header.Set(k, v)
+			}
+			res, err := e.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("status %d, want %d", res.StatusCode, tc.want)
+			}
+		})
+	}
+}
+
+func TestConsole_OpenNoSessionPost(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	res, err := http.Post(e.ts.URL+"/console/logout", "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("status %d, want 403", res.StatusCode)
+	}
+}
+
+func TestConsole_Login(t *testing.T) {
+	e := newEnv(t, console.Options{Keys: keysFor(t)}, engine.Options{})
+	// Without a session every page sends to the sign-in form.
+	code, body := e.get("/console/tables/Movies?x=1")
+	if code != http.StatusOK || !strings.Contains(body, "Sign in to dynago") || !strings.Contains(body, `value="/console/tables/Movies?x=1"`) {
+		t.Fatalf("GET without a session: %d\n%s", code, body)
+	}
+	// An htmx request (or any POST) without a session is 401, not a page.
+	req, _ := http.NewRequest("GET", e.ts.URL+"/console/", nil)
+	req.Header.Set("HX-Request", "true")
+	res, _ := e.client.Do(req)
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized || res.Header.Get("HX-Redirect") != "/console/login" {
+		t.Errorf("htmx without a session: %d %q", res.StatusCode, res.Header.Get("HX-Redirect"))
+	}
+	for _, bad := range []url.Values{
+		{"access_key_id": {"AKIDCONSOLE"}, "secret_access_key": {"wrong"}},
+		{"access_key_id": {"AKIDOTHER"}, "secret_access_key": {"s3cret/key"}},
+		{"access_key_id": {""}, "secret_access_key": {""}},
+	} {
+		code, body := e.post("/console/login", url.Values{"csrf": {""}, "access_key_id": bad["access_key_id"], "secret_access_key": bad["secret_access_key"]})
+		if code != http.StatusUnauthorized || !strings.Contains(body, "not one of the server") {
+			t.Errorf("login %v: %d\n%s", bad, code, body)
+		}
+	}
+	// The right key signs in and goes where it was asked, never off the console.
+	code, body = e.post("/console/login", url.Values{"csrf": {""}, "access_key_id": {"AKIDCONSOLE"}, "secret_access_key": {"s3cret/key"}, "next": {"//evil.example/"}})
+	if code != http.StatusOK || !strings.Contains(body, "<h1>Tables</h1>") || !strings.Contains(body, "AKIDCONSOLE") {
+		t.Fatalf("login: %d\n%s", code, body)
+	}
+	// Signed out, the session is gone.
+	e.post("/console/logout", nil)
+	if _, body := e.get("/console/"); !strings.Contains(body, "Sign in to dynago") {
+		t.Errorf("after sign-out the console is still open:\n%s", body)
+	}
+}
+
+func TestConsole_SafeNext(t *testing.T) {
+	e := newEnv(t, console.Options{Keys: keysFor(t)}, engine.Options{})
+	for _, next := range []string{"https://evil.example/", "//evil.example", "/console/\\evil", "/metrics"} {
+		_, body := e.get("/console/login?next=" + url.QueryEscape(next))
+		if !strings.Contains(body, `name="next" value="/console/"`) {
+			t.Errorf("next=%q kept:\n%s", next, body)
+		}
+	}
+}
+
+func TestConsole_StaticAndHeaders(t *testing.T) {
+	e := newEnv(t, console.Options{Keys: keysFor(t)}, engine.Options{})
+	// Assets are served without a session (the sign-in page needs them).
+	for _, p := range []string{"/console/static/console.css", "/console/static/vendor/htmx-2.0.11.min.js", "/console/static/vendor/uPlot-1.6.32.iife.min.js", "/console/static/vendor/htmx-LICENSE.txt"} {
+		res, err := e.client.Get(e.ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+	}
+	res, _ := e.client.Get(e.ts.URL + "/console/login")
+	res.Body.Close()
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+	if res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("X-Frame-Options %q", res.Header.Get("X-Frame-Options"))
+	}
+}
+
+func TestConsole_TablesList(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	e.api("CreateTable", `{"TableName":"Movies","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"year","AttributeType":"N"},{"AttributeName":"title","AttributeType":"S"}],"KeySchema":[{"AttributeName":"year","KeyType":"HASH"},{"AttributeName":"title","KeyType":"RANGE"}],"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`)
+	e.api("PutItem", `{"TableName":"Movies","Item":{"year":{"N":"1985"},"title":{"S":"Brazil"}}}`)
+	code, body := e.get("/console/")
+	for _, want := range []string{`href="/console/tables/Movies"`, "PAY_PER_REQUEST", "NEW_AND_OLD_IMAGES", "ACTIVE"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("GET /console/ (%d) lacks %q:\n%s", code, want, body)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package console
+
+import "net/http"
+
+func (c *Console) streamsRoutes(m *http.ServeMux) {}

@@ -1,0 +1,261 @@
+package console
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Values. The console holds items as the wire gives them: DynamoDB JSON,
+// an attribute name to its {"TYPE": value} (Item). They are shown as
+// table cells (Cell) and edited either as that DynamoDB JSON or as plain
+// JSON (PlainItem, ItemFromPlain), the two views DynamoDB's own console
+// offers ("View DynamoDB JSON" on or off).
+
+// Item is one item in DynamoDB JSON: attribute name to AttributeValue.
+type Item = map[string]json.RawMessage
+
+// CellMax is the most characters a Cell shows before it is cut.
+const CellMax = 60
+
+// Cell is one attribute value as a table cell.
+type Cell struct {
+	// Type is the value's DynamoDB type (S, N, B, BOOL, NULL, SS, NS, BS,
+	// L, M); "" for an item without the attribute.
+	Type string
+	// Text is the value, readable: a string as itself, a number's digits,
+	// a set as {a, b}, a list or map as compact plain JSON; cut to
+	// CellMax characters with "…" when longer.
+	Text string
+	// Full is the whole value as indented plain JSON (sets as arrays),
+	// shown when a cut cell is opened.
+	Full string
+	// Cut says Text was cut.
+	Cut bool
+}
+
+// CellOf returns the cell of AttributeValue v (nil or empty: an absent
+// attribute).
+func CellOf(v json.RawMessage) Cell {
+	if len(v) == 0 {
+		return Cell{}
+	}
+	t, val, err := splitAV(v)
+	if err != nil {
+		return Cell{Type: "?", Text: string(v), Full: string(v)}
+	}
+	c := Cell{Type: t}
+	plain, _ := plainOf(t, val)
+	switch t {
+	case "S":
+		c.Text = plain.(string)
+	case "N":
+		c.Text = string(plain.(json.Number))
+	case "BOOL":
+		c.Text = fmt.Sprint(plain)
+	case "NULL":
+		c.Text = "null"
+	case "B":
+		c.Text = plain.(string)
+	case "SS", "NS", "BS":
+		var parts []string
+		for _, e := range plain.([]any) {
+			parts = append(parts, fmt.Sprint(e))
+		}
+		c.Text = "{" + strings.Join(parts, ", ") + "}"
+	default:
+		b, _ := json.Marshal(plain)
+		c.Text = string(b)
+	}
+	full, _ := json.MarshalIndent(plain, "", "  ")
+	c.Full = string(full)
+	if utf8.RuneCountInString(c.Text) > CellMax {
+		r := []rune(c.Text)
+		c.Text = string(r[:CellMax]) + "…"
+		c.Cut = true
+	}
+	return c
+}
+
+// splitAV returns the type and the raw value of one AttributeValue.
+func splitAV(v json.RawMessage) (string, json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil {
+		return "", nil, err
+	}
+	if len(m) != 1 {
+		return "", nil, fmt.Errorf("an AttributeValue has exactly one type, this one has %d", len(m))
+	}
+	for t, val := range m {
+		return t, val, nil
+	}
+	panic("unreachable")
+}
+
+// PlainValue returns AttributeValue v as plain JSON: S and B strings (B
+// in base64), N a json.Number, BOOL, NULL null, L an array, M an object,
+// sets arrays (so the set / list distinction is lost, as in DynamoDB's
+// console with DynamoDB JSON off).
+func PlainValue(v json.RawMessage) (any, error) {
+	t, val, err := splitAV(v)
+	if err != nil {
+		return nil, err
+	}
+	return plainOf(t, val)
+}
+
+func plainOf(t string, val json.RawMessage) (any, error) {
+	dec := func(dst any) error {
+		d := json.NewDecoder(bytes.NewReader(val))
+		d.UseNumber()
+		return d.Decode(dst)
+	}
+	switch t {
+	case "S", "B":
+		var s string
+		return s, dec(&s)
+	case "N":
+		var s string
+		if err := dec(&s); err != nil {
+			return nil, err
+		}
+		return json.Number(s), nil
+	case "BOOL":
+		var b bool
+		return b, dec(&b)
+	case "NULL":
+		return nil, nil
+	case "SS", "BS":
+		var ss []string
+		err := dec(&ss)
+		out := make([]any, len(ss))
+		for i, s := range ss {
+			out[i] = s
+		}
+		return out, err
+	case "NS":
+		var ss []string
+		err := dec(&ss)
+		out := make([]any, len(ss))
+		for i, s := range ss {
+			out[i] = json.Number(s)
+		}
+		return out, err
+	case "L":
+		var l []json.RawMessage
+		if err := dec(&l); err != nil {
+			return nil, err
+		}
+		out := make([]any, len(l))
+		for i, e := range l {
+			p, err := PlainValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = p
+		}
+		return out, nil
+	case "M":
+		var m map[string]json.RawMessage
+		if err := dec(&m); err != nil {
+			return nil, err
+		}
+		return PlainItem(m)
+	}
+	return nil, fmt.Errorf("unknown AttributeValue type %q", t)
+}
+
+// PlainItem returns item as a plain JSON object (see PlainValue).
+func PlainItem(item Item) (map[string]any, error) {
+	out := make(map[string]any, len(item))
+	for k, v := range item {
+		p, err := PlainValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = p
+	}
+	return out, nil
+}
+
+// ItemFromPlain reads a plain JSON object as an item: a string is S, a
+// number N (its text kept exactly), true/false BOOL, null NULL, an array
+// L, an object M. The error says what is not an object.
+func ItemFromPlain(text []byte) (Item, error) {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("not one JSON object: text follows it")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want a JSON object (an item)")
+	}
+	item := make(Item, len(obj))
+	for k, e := range obj {
+		item[k] = avOfPlain(e)
+	}
+	return item, nil
+}
+
+func avOfPlain(v any) json.RawMessage {
+	wrap := func(t string, x any) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{t: x})
+		return b
+	}
+	switch x := v.(type) {
+	case nil:
+		return wrap("NULL", true)
+	case string:
+		return wrap("S", x)
+	case json.Number:
+		return wrap("N", string(x))
+	case bool:
+		return wrap("BOOL", x)
+	case []any:
+		l := make([]json.RawMessage, len(x))
+		for i, e := range x {
+			l[i] = avOfPlain(e)
+		}
+		return wrap("L", l)
+	case map[string]any:
+		m := make(map[string]json.RawMessage, len(x))
+		for k, e := range x {
+			m[k] = avOfPlain(e)
+		}
+		return wrap("M", m)
+	}
+	panic(fmt.Sprintf("console: unexpected JSON value %T", v))
+}
+
+// Columns returns the attribute names of items in the order a table of
+// them shows: the key attributes given first (those present), then every
+// other name, sorted.
+func Columns(items []Item, keys ...string) []string {
+	seen := map[string]bool{}
+	var cols []string
+	for _, k := range keys {
+		if k != "" && !seen[k] {
+			seen[k] = true
+			cols = append(cols, k)
+		}
+	}
+	var rest []string
+	for _, it := range items {
+		for k := range it {
+			if !seen[k] {
+				seen[k] = true
+				rest = append(rest, k)
+			}
+		}
+	}
+	sort.Strings(rest)
+	return append(cols, rest...)
+}
