@@ -29,6 +29,7 @@ import (
 	"embed"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/dynago/dynago/internal/auth"
 	"github.com/dynago/dynago/internal/design"
@@ -73,7 +74,10 @@ type Console struct {
 	log      *slog.Logger
 	mux      *http.ServeMux
 	sessions sessions
-	pages    pages
+	// pages are parsed on first use, so that the console adds nothing
+	// to the server's startup.
+	pagesOnce sync.Once
+	pages     pages
 }
 
 //go:embed static
@@ -82,8 +86,9 @@ var staticFS embed.FS
 //go:embed templates
 var templateFS embed.FS
 
-// New returns the console for opts. It panics if opts.API is nil or a
-// template does not parse (both are programming errors).
+// New returns the console for opts. It panics if opts.API is nil; a
+// template that does not parse panics on the first page served (both
+// are programming errors, which the package's tests catch).
 func New(opts Options) *Console {
 	if opts.API == nil {
 		panic("console: Options.API is required")
@@ -96,7 +101,6 @@ func New(opts Options) *Console {
 	}
 	c := &Console{opts: opts, log: opts.Logger, mux: http.NewServeMux()}
 	c.sessions.init()
-	c.pages = mustParsePages()
 	c.routes()
 	return c
 }

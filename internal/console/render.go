@@ -87,6 +87,7 @@ func (c *Console) renderFragment(w http.ResponseWriter, r *http.Request, status 
 }
 
 func (c *Console) execute(w http.ResponseWriter, status int, name, tmpl string, pd pageData) {
+	c.pagesOnce.Do(func() { c.pages = mustParsePages() })
 	t := c.pages[name]
 	if t == nil {
 		c.log.Error("console: no such page", "page", name)
