@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -153,5 +154,26 @@ func TestConsole_TablesList(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET /console/ (%d) lacks %q:\n%s", code, want, body)
 		}
+	}
+}
+
+// Over TLS (serve --tls-cert) the session cookie is Secure as well.
+func TestConsole_SecureCookieOverTLS(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	ts := httptest.NewTLSServer(e.ts.Config.Handler)
+	defer ts.Close()
+	res, err := ts.Client().Get(ts.URL + "/console/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	var ck *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == "dynago_console" {
+			ck = c
+		}
+	}
+	if ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/console/" {
+		t.Errorf("session cookie over TLS: %+v", ck)
 	}
 }
