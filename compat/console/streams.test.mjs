@@ -109,5 +109,15 @@ test('a table without a stream offers to enable one', async () => {
   assert.deepEqual(t.StreamSpecification, { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
   await sdk.doc.send(new PutCommand({ TableName: 'Plain', Item: { id: 'p-1' } }));
   await page.locator('#records article.st-INSERT').waitFor({ timeout: 10000 });
+
+  // Pause holds the polls (streams.js); Resume brings what came meanwhile.
+  const pause = page.getByRole('button', { name: 'Pause' });
+  await pause.click();
+  assert.equal(await page.getByRole('button', { name: 'Resume' }).getAttribute('aria-pressed'), 'true');
+  await sdk.doc.send(new PutCommand({ TableName: 'Plain', Item: { id: 'p-2' } }));
+  await page.waitForTimeout(4500);
+  assert.equal(await page.locator('#records article').count(), 1, 'no record arrives while paused');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.locator('#records article .st-keys', { hasText: 'p-2' }).waitFor({ timeout: 10000 });
   assertNoProblems(problems);
 });
