@@ -257,6 +257,10 @@ func itemParseText(text, view string) (Item, error) {
 		}
 		return item, nil
 	}
+	var v any
+	if err := json.NewDecoder(strings.NewReader(text)).Decode(&v); err != nil {
+		return nil, fmt.Errorf("the text is not an item in plain JSON: %v", itemsJSONError(text, err))
+	}
 	item, err := ItemFromPlain([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("the text is not an item in plain JSON: %v", err)
