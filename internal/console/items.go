@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -146,7 +147,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			d.FormErr, status = err.Error(), http.StatusBadRequest
 		} else {
-			call, err := c.callShown(r.Context(), "DynamoDB_20120810."+op, req, &d.Resp)
+			call, err := c.callShown(r.Context(), "DynamoDB_20120810."+op, itemsBody(req), &d.Resp)
 			d.Request = itemsIndentRaw(call.Request)
 			if err != nil {
 				d.Err, status = itemsAPIError(err), http.StatusBadRequest
@@ -251,11 +252,17 @@ func itemKeyOf(item Item, k itemsKeys) (Item, bool) {
 	return key, len(key) > 0
 }
 
-// itemsIndentRaw indents JSON text (without escaping <, > and &).
+// itemsIndentRaw indents JSON text as it is (its escapes kept).
 func itemsIndentRaw(b []byte) string {
-	var v any
-	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
+	var out bytes.Buffer
+	if json.Indent(&out, b, "", "  ") != nil {
 		return string(b)
 	}
-	return itemsIndentJSON(json.RawMessage(b))
+	return out.String()
+}
+
+// itemsBody is request v as the JSON the console sends: <, > and & as
+// they are (not \u003e), so that the request shown reads as written.
+func itemsBody(v any) json.RawMessage {
+	return json.RawMessage(itemsCompactJSON(v))
 }

@@ -32,6 +32,8 @@ type itemPageData struct {
 	Mode string
 	// Key is the edited item's key (DynamoDB JSON); "" for a new item.
 	Key string
+	// KeyLabel is the key for reading: year = 1985, title = Brazil.
+	KeyLabel string
 	// View is plain or ddb; Text the item in that view.
 	View, Text string
 	// Lossy says the item has a set or a binary value, which the plain
@@ -96,6 +98,7 @@ func (c *Console) itemEditorPage(w http.ResponseWriter, r *http.Request) {
 		d.Mode, d.Key = "duplicate", ""
 	}
 	d.setItem(item, q.Has("view"))
+	d.KeyLabel = itemKeyLabel(itemsCompactJSON(key), d.Header.Keys)
 	c.render(w, r, http.StatusOK, "item", c.page(r, name+": item", "tables", d))
 }
 
@@ -152,7 +155,23 @@ func (c *Console) itemEditorPost(w http.ResponseWriter, r *http.Request) {
 	default:
 		status = c.itemSave(r, &d)
 	}
+	d.KeyLabel = itemKeyLabel(d.Key, d.Header.Keys)
 	c.render(w, r, status, "item", c.page(r, name+": item", "tables", d))
+}
+
+// itemKeyLabel is key (compact DynamoDB JSON) for reading.
+func itemKeyLabel(key string, k itemsKeys) string {
+	item, err := itemParseDynamoDB(key)
+	if key == "" || err != nil {
+		return key
+	}
+	var parts []string
+	for _, n := range []string{k.PK, k.SK} {
+		if v, ok := item[n]; ok && n != "" {
+			parts = append(parts, n+" = "+CellOf(v).Text)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // switchView shows the text in view to.
@@ -184,7 +203,7 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 		req["ConditionExpression"] = "attribute_not_exists(#pk)"
 		req["ExpressionAttributeNames"] = map[string]string{"#pk": k.PK}
 	}
-	call, err := c.callShown(r.Context(), "DynamoDB_20120810.PutItem", req, nil)
+	call, err := c.callShown(r.Context(), "DynamoDB_20120810.PutItem", itemsBody(req), nil)
 	d.Call = &call
 	if err != nil {
 		d.Err = itemsAPIError(err)
@@ -194,9 +213,9 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 	keyText := itemsCompactJSON(newKey)
 	switch {
 	case d.Mode != "edit":
-		d.Notice = "Created the item " + keyText + "."
+		d.Notice = "Created the item " + itemKeyLabel(keyText, k) + "."
 	case d.Key != "" && !itemSameKey(d.Key, newKey):
-		d.Notice = "The key changed, so PutItem wrote a new item " + keyText + "; the item with the old key " + d.Key + " is still there (delete it if you meant to rename the item)."
+		d.Notice = "The key changed, so PutItem wrote a new item (" + itemKeyLabel(keyText, k) + "); the item with the old key (" + itemKeyLabel(d.Key, k) + ") is still there: delete it if you meant to rename the item."
 	default:
 		d.Notice = "Saved."
 	}
@@ -220,16 +239,16 @@ func (c *Console) itemDelete(r *http.Request, d *itemPageData) int {
 	}
 	req := map[string]any{"TableName": d.Header.Name, "Key": key, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"}
 	var out struct{ Attributes Item }
-	call, err := c.callShown(r.Context(), "DynamoDB_20120810.DeleteItem", req, &out)
+	call, err := c.callShown(r.Context(), "DynamoDB_20120810.DeleteItem", itemsBody(req), &out)
 	d.Call = &call
 	if err != nil {
 		d.Err = itemsAPIError(err)
 		return itemsStatusOf(d.Err)
 	}
 	if out.Attributes == nil {
-		d.Notice = "DeleteItem found no item with the key " + d.Key + " (deleted already)."
+		d.Notice = "DeleteItem found no item with the key " + itemKeyLabel(d.Key, d.Header.Keys) + " (deleted already)."
 	} else {
-		d.Notice = "Deleted the item " + d.Key + ". Its last version is below: Save puts it back."
+		d.Notice = "Deleted the item " + itemKeyLabel(d.Key, d.Header.Keys) + ". Its last version is below: Create puts it back."
 		d.Lossy = itemLossy(out.Attributes)
 		d.Text = itemText(out.Attributes, d.View)
 	}
