@@ -57,10 +57,8 @@ type itemsPageData struct {
 	Header itemsHeader
 	Form   itemsForm
 	// Keys are the keys of the table or index read.
-	Keys itemsKeys
-	// KnownIndex is false for an index parameter naming no index.
-	KnownIndex bool
-	Operation  string
+	Keys      itemsKeys
+	Operation string
 	// Request is the request sent, indented JSON; "" when none was.
 	Request string
 	Resp    itemsResponse
@@ -130,7 +128,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		Header: newItemsHeader(t, "items"), Form: f, PageNo: len(f.Stack) + 1,
 		SKOps: itemsSKOps, FilterRows: itemsFilterRows(f),
 	}
-	d.Keys, d.KnownIndex = itemsKeysFor(t, f.Index)
+	d.Keys, _ = itemsKeysFor(t, f.Index)
 	base := f.values()
 	path := "/console/tables/" + url.PathEscape(name)
 	d.FirstURL = path + "?" + base.Encode()
@@ -158,7 +156,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	d.Items = NewItemTable(d.Resp.Items, d.Keys.PK, d.Keys.SK, d.Header.Keys.PK, d.Header.Keys.SK)
-	d.Items.Empty = "No items."
+	d.Items.Empty = "No items yet: create one with New item, or load a file with dynago load " + name + " FILE (JSON lines, DynamoDB JSON or CSV)."
 	if d.PageNo > 1 || f.Op == "query" || len(f.Filters) > 0 {
 		d.Items.Empty = "No items on this page match."
 	}
