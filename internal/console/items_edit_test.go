@@ -1,0 +1,295 @@
+package console_test
+
+import (
+	"encoding/json"
+	"html"
+	"net/http"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dynago/dynago/internal/console"
+	"github.com/dynago/dynago/internal/engine"
+)
+
+// The item editor: view, edit, create, duplicate, delete. PutItem
+// replaces the whole item of its key and DeleteItem removes it:
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
+
+var (
+	textarea   = regexp.MustCompile(`(?s)<textarea name="text"[^>]*>(.*?)</textarea>`)
+	hiddenMode = regexp.MustCompile(`name="mode" value="([^"]*)"`)
+	hiddenKey  = regexp.MustCompile(`name="key" value="([^"]*)"`)
+)
+
+// editorText is the editor's text on a page.
+func editorText(t *testing.T, body string) string {
+	t.Helper()
+	m := textarea.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no editor on the page:\n%s", body)
+	}
+	return html.UnescapeString(m[1])
+}
+
+// getRaw is GetItem's Item, each attribute's DynamoDB JSON as text.
+func getRaw(t *testing.T, e *env, key string) map[string]string {
+	t.Helper()
+	status, out := e.srv.Invoke(t.Context(), "DynamoDB_20120810.GetItem", []byte(`{"TableName":"Shelf","Key":`+key+`}`))
+	if status != http.StatusOK {
+		t.Fatalf("GetItem: %d %s", status, out)
+	}
+	var resp struct{ Item map[string]json.RawMessage }
+	json.Unmarshal(out, &resp)
+	if resp.Item == nil {
+		return nil
+	}
+	m := map[string]string{}
+	for k, v := range resp.Item {
+		m[k] = string(v)
+	}
+	return m
+}
+
+func shelfEnv(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t, console.Options{}, engine.Options{})
+	e.api("CreateTable", `{"TableName":"Shelf","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
+		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}]}`)
+	e.api("PutItem", `{"TableName":"Shelf","Item":{"id":{"S":"book"},"n":{"N":"1"},
+		"price":{"N":"12345678901234567890.123456789"},"tags":{"SS":["a","b"]},"info":{"M":{"rating":{"N":"7.5"}}}}}`)
+	e.api("PutItem", `{"TableName":"Shelf","Item":{"id":{"S":"pen"},"n":{"N":"2"},"price":{"N":"0.000000000000000000000000000000000001"},"color":{"S":"<blue> & \"red\""}}}`)
+	return e
+}
+
+const bookKey = `{"id":{"S":"book"},"n":{"N":"1"}}`
+
+func editorPath(key string, extra string) string {
+	return "/console/tables/Shelf/item?key=" + url.QueryEscape(key) + extra
+}
+
+func TestItemEditor_View(t *testing.T) {
+	e := shelfEnv(t)
+	tests := []struct {
+		name, extra string
+		want        []string
+	}{
+		// An item with a set opens in DynamoDB JSON, the exact view.
+		{"sets open as DynamoDB JSON", "", []string{`"SS": [`, `"N": "12345678901234567890.123456789"`}},
+		{"plain asked for", "&view=plain", []string{`"price": 12345678901234567890.123456789`, `"tags": [`, `"rating": 7.5`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body := e.get(editorPath(bookKey, tc.extra))
+			if code != http.StatusOK {
+				t.Fatalf("%d\n%s", code, body)
+			}
+			text := editorText(t, body)
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the text lacks %q:\n%s", w, text)
+				}
+			}
+			if !strings.Contains(body, "Plain JSON has no set types") && !strings.Contains(body, "DynamoDB JSON: every value") {
+				t.Errorf("the page does not say what each view keeps")
+			}
+		})
+	}
+	// <, > and & are shown as they are (not \u003c).
+	_, body := e.get(editorPath(`{"id":{"S":"pen"},"n":{"N":"2"}}`, ""))
+	if text := editorText(t, body); !strings.Contains(text, `"<blue> & \"red\""`) || !strings.Contains(text, `1e-36`) && !strings.Contains(text, "0.000000000000000000000000000000000001") {
+		t.Errorf("pen's text:\n%s", text)
+	}
+}
+
+func TestItemEditor_EditRoundTrip(t *testing.T) {
+	tests := []struct {
+		name, view string
+		edit       func(string) string
+		// want are the stored attributes' DynamoDB JSON after the save.
+		want map[string]string
+	}{
+		{"DynamoDB JSON keeps sets and numbers' text", "ddb",
+			func(s string) string { return strings.Replace(s, `"7.5"`, `"8.25"`, 1) },
+			map[string]string{"price": `{"N":"12345678901234567890.123456789"}`, "tags": `{"SS":["a","b"]}`, "info": `{"M":{"rating":{"N":"8.25"}}}`}},
+		// Plain JSON keeps the number's text too, and turns the set into
+		// a list (what the page warns of).
+		{"plain JSON keeps numbers' text, loses the set", "plain",
+			func(s string) string { return strings.Replace(s, `7.5`, `9`, 1) },
+			map[string]string{"price": `{"N":"12345678901234567890.123456789"}`, "tags": `{"L":[{"S":"a"},{"S":"b"}]}`, "info": `{"M":{"rating":{"N":"9"}}}`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := shelfEnv(t)
+			_, body := e.get(editorPath(bookKey, "&view="+tc.view))
+			text := editorText(t, body)
+			key := html.UnescapeString(hiddenKey.FindStringSubmatch(body)[1])
+			code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"edit"}, "key": {key}, "view": {tc.view}, "text": {tc.edit(text)}, "action": {"save"}})
+			if code != http.StatusOK || !strings.Contains(body, "Saved.") {
+				t.Fatalf("save: %d\n%s", code, body)
+			}
+			if !strings.Contains(body, `PutItem request sent`) {
+				t.Errorf("the PutItem request is not shown")
+			}
+			got := getRaw(t, e, bookKey)
+			for k, w := range tc.want {
+				if got[k] != w {
+					t.Errorf("%s = %s, want %s", k, got[k], w)
+				}
+			}
+		})
+	}
+}
+
+func TestItemEditor_SwitchView(t *testing.T) {
+	e := shelfEnv(t)
+	plain := `{"id": "x", "n": 3, "big": 1.000000000000000000000000000000000001, "l": [1, "a"]}`
+	code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"new"}, "view": {"plain"}, "text": {plain}, "action": {"view"}, "to": {"ddb"}})
+	if code != http.StatusOK {
+		t.Fatalf("%d\n%s", code, body)
+	}
+	var item map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(editorText(t, body)), &item); err != nil {
+		t.Fatal(err)
+	}
+	if string(item["big"]) != `{"N":"1.000000000000000000000000000000000001"}` && !strings.Contains(string(item["big"]), `"1.000000000000000000000000000000000001"`) {
+		t.Errorf("big = %s", item["big"])
+	}
+	if !strings.Contains(body, `name="view" value="ddb"`) {
+		t.Errorf("the view is not ddb now")
+	}
+}
+
+func TestItemEditor_CreateDuplicateDelete(t *testing.T) {
+	e := shelfEnv(t)
+	// A new item: the editor holds the key attributes, typed.
+	_, body := e.get("/console/tables/Shelf/item")
+	if text := editorText(t, body); !strings.Contains(text, `"id": ""`) || !strings.Contains(text, `"n": 0`) {
+		t.Errorf("the new item's text:\n%s", text)
+	}
+	save := func(mode, key, view, text string) (int, string) {
+		return e.post("/console/tables/Shelf/item", url.Values{"mode": {mode}, "key": {key}, "view": {view}, "text": {text}, "action": {"save"}})
+	}
+	code, body := save("new", "", "plain", `{"id": "cup", "n": 7, "size": "L"}`)
+	if code != http.StatusOK || !strings.Contains(body, "Created the item") {
+		t.Fatalf("create: %d\n%s", code, body)
+	}
+	if got := getRaw(t, e, `{"id":{"S":"cup"},"n":{"N":"7"}}`); got["size"] != `{"S":"L"}` {
+		t.Errorf("the new item: %v", got)
+	}
+	// Creating it again does not overwrite it: DynamoDB's
+	// ConditionalCheckFailedException (API reference, PutItem).
+	code, body = save("new", "", "plain", `{"id": "cup", "n": 7, "size": "XL"}`)
+	if code != http.StatusBadRequest || !strings.Contains(body, "ConditionalCheckFailedException") {
+		t.Errorf("create over an item: %d\n%s", code, body)
+	}
+	if got := getRaw(t, e, `{"id":{"S":"cup"},"n":{"N":"7"}}`); got["size"] != `{"S":"L"}` {
+		t.Errorf("the item was overwritten: %v", got)
+	}
+	// Duplicate: the editor prefilled, as a new item.
+	_, body = e.get(editorPath(bookKey, "&duplicate=1&view=ddb"))
+	if m := hiddenMode.FindStringSubmatch(body); m == nil || m[1] != "duplicate" {
+		t.Errorf("duplicate's mode %v", m)
+	}
+	if m := hiddenKey.FindStringSubmatch(body); m == nil || m[1] != "" {
+		t.Errorf("duplicate keeps a key %v", m)
+	}
+	dup := strings.Replace(editorText(t, body), `"N": "1"`, `"N": "11"`, 1)
+	if code, body := save("duplicate", "", "ddb", dup); code != http.StatusOK {
+		t.Fatalf("duplicate: %d\n%s", code, body)
+	}
+	orig, copy := getRaw(t, e, bookKey), getRaw(t, e, `{"id":{"S":"book"},"n":{"N":"11"}}`)
+	delete(orig, "n")
+	delete(copy, "n")
+	if orig == nil || !reflect.DeepEqual(orig, copy) {
+		t.Errorf("the copy %v is not the original %v", copy, orig)
+	}
+	// Editing the key makes a new item, and says so.
+	code, body = save("edit", bookKey, "plain", `{"id": "book", "n": 12}`)
+	if code != http.StatusOK || !strings.Contains(body, "The key changed, so PutItem wrote a new item") {
+		t.Errorf("key change: %d\n%s", code, body)
+	}
+	if getRaw(t, e, bookKey) == nil || getRaw(t, e, `{"id":{"S":"book"},"n":{"N":"12"}}`) == nil {
+		t.Errorf("the old or the new item is missing")
+	}
+	// Delete asks first, then deletes.
+	cupKey := `{"id":{"S":"cup"},"n":{"N":"7"}}`
+	form := url.Values{"mode": {"edit"}, "key": {cupKey}, "view": {"plain"}, "text": {`{"id":"cup","n":7}`}, "action": {"delete"}}
+	code, body = e.post("/console/tables/Shelf/item", form)
+	if code != http.StatusOK || !strings.Contains(body, "Yes, delete it") || getRaw(t, e, cupKey) == nil {
+		t.Fatalf("delete's question: %d", code)
+	}
+	form.Set("action", "delete-confirm")
+	code, body = e.post("/console/tables/Shelf/item", form)
+	if code != http.StatusOK || !strings.Contains(body, "Deleted the item") {
+		t.Fatalf("delete: %d\n%s", code, body)
+	}
+	if got := getRaw(t, e, cupKey); got != nil {
+		t.Errorf("the item is still there: %v", got)
+	}
+	// The deleted item's text stays, as a new item.
+	if text := editorText(t, body); !strings.Contains(text, `"size": "L"`) {
+		t.Errorf("the deleted item's text:\n%s", text)
+	}
+}
+
+func TestItemEditor_Errors(t *testing.T) {
+	e := shelfEnv(t)
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		form   url.Values
+		code   int
+		want   []string
+	}{
+		{"JSON that does not parse", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {"{\"id\": \"a\",\n \"n\": }"}},
+			http.StatusBadRequest, []string{"The text is not an item in plain JSON", "line 2", `{&#34;id&#34;: &#34;a&#34;,`}},
+		{"DynamoDB JSON that is not", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": "a"}`}},
+			http.StatusBadRequest, []string{"The text is not an item in DynamoDB JSON", `attribute &#34;id&#34;`}},
+		{"not an object", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`[1]`}},
+			http.StatusBadRequest, []string{"want a JSON object"}},
+		{"empty", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`  `}},
+			http.StatusBadRequest, []string{"The item is empty"}},
+		// DynamoDB's own validation, as it words it.
+		{"no key", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{"id": "a"}`}},
+			http.StatusBadRequest, []string{"ValidationException"}},
+		{"unknown table", "GET", "/console/tables/Nope/item?key=%7B%7D", nil,
+			http.StatusNotFound, []string{"ResourceNotFoundException"}},
+		{"bad key parameter", "GET", "/console/tables/Shelf/item?key=nope", nil,
+			http.StatusBadRequest, []string{"The key parameter is not an item key"}},
+		{"no such item", "GET", editorPath(`{"id":{"S":"zzz"},"n":{"N":"1"}}`, ""), nil,
+			http.StatusNotFound, []string{"GetItem found no item"}},
+		{"delete without a key", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{}`}, "action": {"delete-confirm"}},
+			http.StatusBadRequest, []string{"There is no saved item to delete"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var code int
+			var body string
+			if tc.method == "GET" {
+				code, body = e.get(tc.path)
+			} else {
+				code, body = e.post(tc.path, tc.form)
+			}
+			if code != tc.code {
+				t.Errorf("status %d, want %d", code, tc.code)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the page lacks %q:\n%s", w, body)
+				}
+			}
+		})
+	}
+}
