@@ -13,7 +13,7 @@ import (
 func TestUsageSlots(t *testing.T) {
 	sp := Space{Table: 1}
 	var r Recorder
-	now := t0 // a slot boundary
+	now := t0            // a slot boundary
 	for i := range 300 { // 10 write units and 5 read units a second for 30 s
 		r.Consumed(now, sp, true, 1)
 		if i%2 == 0 {
