@@ -10,6 +10,7 @@
 // ($LOADGEN_BIN to use a built one).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,12 +20,14 @@ import { assertNoProblems, clients, launch, repo, screenshot, startDynago } from
 let dynago;
 let b;
 let loadgen = process.env.LOADGEN_BIN;
+let built = false;
 
 before(async () => {
   if (!loadgen) {
     loadgen = path.join(os.tmpdir(), `dynago-console-loadgen-${process.pid}`);
     const r = spawnSync('go', ['build', '-o', loadgen, './bench/loadgen'], { cwd: repo, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`go build ./bench/loadgen: ${r.stderr}`);
+    built = true;
   }
   dynago = await startDynago(['--throttle', '--capacity-scale', '100']);
   b = await launch();
@@ -33,6 +36,7 @@ before(async () => {
 after(async () => {
   await b?.browser.close();
   await dynago?.stop();
+  if (built) rmSync(loadgen, { force: true });
 });
 
 // runLoadgen drives put-open at rate a second for seconds against the
@@ -109,6 +113,15 @@ test('a loadgen burst on one GSI key lights up its partition, throttles marked, 
   const tip = gsi.locator('.heat-tip');
   await tip.waitFor();
   assert.match(await tip.textContent(), new RegExp(`Partition ${p + 1} \\(hash from ${heat.partitions[p].hashStart}\\)[\\s\\S]*writes [\\d.]+/s of 10\\.00[\\s\\S]*throttled: 0 reads, \\d+ writes`));
+
+  // The keyboard reaches the cells too: focus the map, move with the arrows.
+  await page.mouse.move(0, 0);
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await tip.textContent(), /^Partition \d \(hash from [0-9a-f]{16}\)/);
+  await page.keyboard.press('Escape');
+  assert.equal(await tip.isVisible(), false);
 
   // The table's figures are GET /insights' for the same window.
   const [mine, insights] = await Promise.all([
