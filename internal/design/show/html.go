@@ -17,15 +17,31 @@ import (
 // is escaped by html/template; chart is inserted as it is, so it must
 // come from a trusted writer (analyze.WriteSVG escapes its text).
 func (p *Picture) WriteHTML(w io.Writer, chart []byte) error {
+	return pageTemplate().Execute(w, p.htmlData(chart, false))
+}
+
+// WriteHTMLBody writes what WriteHTML's page shows, to be placed inside
+// another page (the web console's design view): the views and the
+// findings, without the document around them, its inline CSS and its
+// heading, and with no <main> (the page around has its own). The
+// classes are WriteHTML's (layout, views, pk, key, attr, mark, findings,
+// sev, error, warning, muted), for the page around to style.
+func (p *Picture) WriteHTMLBody(w io.Writer, chart []byte) error {
+	return pageTemplate().ExecuteTemplate(w, "body", p.htmlData(chart, true))
+}
+
+// htmlData is what the page's templates are given.
+func (p *Picture) htmlData(chart []byte, embedded bool) any {
 	sev := map[int]design.Severity{}
 	for _, f := range p.Findings {
 		sev[f.N] = f.Diagnostic.Severity
 	}
-	return pageTemplate().Execute(w, struct {
+	return struct {
 		*Picture
 		Chart    template.HTML
 		Severity map[int]design.Severity
-	}{p, template.HTML(chart), sev})
+		Embedded bool
+	}{p, template.HTML(chart), sev, embedded}
 }
 
 // pageTemplate is the page, parsed once.
@@ -71,12 +87,16 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 </style>
 </head>
 <body>
-<header>
+{{template "body" .}}</body>
+</html>
+{{define "body"}}
+{{- if not .Embedded}}<header>
 <h1>Table {{.Table}}</h1>
 <p class="muted">{{.File}}: {{.Items}} generated items per entity (dynago design show); partitions in key order, items in sort-key order.</p>
 </header>
+{{- end}}
 <div class="layout">
-<main>
+{{if .Embedded}}<div class="views">{{else}}<main>{{end}}
 {{- $p := .Picture}}{{$sev := .Severity}}
 {{- range .Views}}
 <section id="view-{{name . $p}}">
@@ -93,7 +113,7 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 </table>
 </section>
 {{- end}}
-</main>
+{{if .Embedded}}</div>{{else}}</main>{{end}}
 <aside>
 {{- if .Chart}}
 <h2>Load on each partition key's hottest value at peak (dynago design analyze)</h2>
@@ -111,6 +131,4 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 {{- end}}
 </aside>
 </div>
-</body>
-</html>
-`
+{{end}}`

@@ -174,3 +174,39 @@ func TestWriteHTML_SelfContained(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHTMLBody: the body is the page's views and findings, the same
+// rows, without the document around them (no doctype, head, style,
+// heading or <main>: the page it goes in has its own).
+func TestWriteHTMLBody(t *testing.T) {
+	d := designtest.Load(t, "testdata/scores.design.yaml")
+	p, err := show.Build(d, []design.Diagnostic{design.NewDiagnostic(d.Entity("Player").Pos, design.Error, "test", "a <b>bold</b> claim")}, show.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page, body bytes.Buffer
+	if err := p.WriteHTML(&page, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteHTMLBody(&body, nil); err != nil {
+		t.Fatal(err)
+	}
+	b := body.String()
+	for _, bad := range []string{"<!DOCTYPE", "<html", "<head", "<style", "<body", "<main", "<h1", "<script"} {
+		if strings.Contains(b, bad) {
+			t.Errorf("the body contains %q", bad)
+		}
+	}
+	for _, want := range []string{`<div class="layout">`, `<div class="views">`, `id="finding-1"`, "a &lt;b&gt;bold&lt;/b&gt; claim", "<h2>Findings (dynago design check)</h2>"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("the body lacks %q", want)
+		}
+	}
+	// The same rows as the page's.
+	if got, want := strings.Count(b, "<tr>"), strings.Count(page.String(), "<tr>"); got != want || got == 0 {
+		t.Errorf("%d rows in the body, %d in the page", got, want)
+	}
+	if !strings.Contains(page.String(), "<main>") || !strings.Contains(page.String(), "<h1>Table ") {
+		t.Error("the page lost its <main> or heading")
+	}
+}
