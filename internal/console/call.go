@@ -3,9 +3,12 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/dynago/dynago/internal/ddberr"
 )
 
 // APIError is a DynamoDB error answer, as a client gets it: the HTTP
@@ -102,4 +105,18 @@ func (c *Console) callShown(ctx context.Context, target string, in, out any) (Ca
 		}
 	}
 	return call, nil
+}
+
+// asAPIError returns err as the *APIError a page shows: DynamoDB's
+// answer itself, an engine error (ddberr) in its words, or any other
+// error as a 500 of the console's own.
+func asAPIError(err error) *APIError {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	if de, ok := ddberr.As(err); ok {
+		return &APIError{Status: de.Code.Status(), Type: string(de.Code), Message: de.Message}
+	}
+	return &APIError{Status: http.StatusInternalServerError, Type: "InternalError", Message: err.Error()}
 }

@@ -2,7 +2,6 @@ package console
 
 import (
 	"encoding/json"
-	"errors"
 	"maps"
 	"net/http"
 	"net/url"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynago/dynago/internal/ddberr"
 	"github.com/dynago/dynago/internal/engine"
 	"github.com/dynago/dynago/internal/throttle"
 )
@@ -153,19 +151,6 @@ func (c *Console) capacityView(r *http.Request) capacityView {
 	}
 	v.Spaces = rep.KeySpaces
 	return v
-}
-
-// asAPIError is err as the console shows it: an *APIError as it is, an
-// engine error as DynamoDB words it, anything else as an internal error.
-func asAPIError(err error) *APIError {
-	var ae *APIError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	if de, ok := ddberr.As(err); ok {
-		return &APIError{Status: de.Code.Status(), Type: string(de.Code), Message: de.Message}
-	}
-	return &APIError{Status: http.StatusInternalServerError, Type: "InternalError", Message: err.Error()}
 }
 
 // CapacityData is what GET /console/capacity/data serves: the insights

@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"bytes"
-	stdhtml "html"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -53,13 +52,6 @@ const ecommerceTable = `{"TableName":"ecommerce","BillingMode":"PAY_PER_REQUEST"
  "GlobalSecondaryIndexes":[
   {"IndexName":"GSI1","KeySchema":[{"AttributeName":"GSI1PK","KeyType":"HASH"},{"AttributeName":"GSI1SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
   {"IndexName":"GSI2","KeySchema":[{"AttributeName":"Type","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]}`
-
-var tags = regexp.MustCompile(`<[^>]+>`)
-
-// text is an HTML page's text, tags dropped and spaces squeezed.
-func text(html string) string {
-	return strings.Join(strings.Fields(stdhtml.UnescapeString(tags.ReplaceAllString(html, " "))), " ")
-}
 
 // TestDesign_Pages: without --design there is no nav link and the page
 // says how to attach one; with it, /console/design opens the worksheet,

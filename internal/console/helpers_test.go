@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -100,4 +101,11 @@ func (e *env) api(op, body string) map[string]any {
 	var m map[string]any
 	json.Unmarshal(out, &m)
 	return m
+}
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// text is a page's text: tags dropped, entities decoded, space folded.
+func text(body string) string {
+	return strings.Join(strings.Fields(html.UnescapeString(tags.ReplaceAllString(body, " "))), " ")
 }

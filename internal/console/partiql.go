@@ -162,15 +162,6 @@ func (c *Console) runStatement(r *http.Request, f partiqlForm, page int) partiql
 	return res
 }
 
-// asAPIError returns err as an *APIError: DynamoDB's, or the console's
-// own failure in that shape (a request that did not marshal).
-func asAPIError(err error) *APIError {
-	if e, ok := err.(*APIError); ok {
-		return e
-	}
-	return &APIError{Status: http.StatusInternalServerError, Type: "ConsoleError", Message: err.Error()}
-}
-
 // ddbTypes are the DynamoDB JSON type names of an AttributeValue.
 var ddbTypes = map[string]bool{"S": true, "N": true, "B": true, "BOOL": true, "NULL": true,
 	"SS": true, "NS": true, "BS": true, "L": true, "M": true}

@@ -50,13 +50,6 @@ func pqRun(e *env, form url.Values, hx bool) (int, string) {
 	return res.StatusCode, string(b)
 }
 
-var tags = regexp.MustCompile(`<[^>]*>`)
-
-// text is a page's text: tags dropped, entities decoded, space folded.
-func text(body string) string {
-	return strings.Join(strings.Fields(html.UnescapeString(tags.ReplaceAllString(body, " "))), " ")
-}
-
 var nextTokenField = regexp.MustCompile(`name="nexttoken" value="([^"]*)"`)
 
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
