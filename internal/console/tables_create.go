@@ -23,6 +23,11 @@ import (
 // waiting (up to ttlWait) for a CREATING table to be ACTIVE, since
 // DynamoDB refuses it on a table being created.
 
+// formErrorStatus is the status of a form shown again with an error
+// (DynamoDB's or the console's): 200, a page like any other, since
+// browsers log a 4xx page as a failed load and htmx swaps no 4xx answer.
+const formErrorStatus = http.StatusOK
+
 // ttlWait is how long the console waits for a new table to be ACTIVE
 // before setting its time to live.
 const ttlWait = 10 * time.Second
@@ -279,7 +284,7 @@ func (c *Console) createTablePage(w http.ResponseWriter, r *http.Request) {
 // those in place when it runs).
 func (c *Console) createTable(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
-		c.renderCreate(w, r, http.StatusBadRequest, createData{Form: newCreateForm(), Err: asAPIError(err)})
+		c.renderCreate(w, r, formErrorStatus, createData{Form: newCreateForm(), Err: asAPIError(err)})
 		return
 	}
 	f := parseCreateForm(r.PostForm)
@@ -310,13 +315,13 @@ func (c *Console) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := f.request()
 	if err != nil {
-		c.renderCreate(w, r, http.StatusBadRequest, createData{Form: f, Err: &APIError{Type: "console", Message: err.Error()}})
+		c.renderCreate(w, r, formErrorStatus, createData{Form: f, Err: &APIError{Type: "console", Message: err.Error()}})
 		return
 	}
 	var out struct{ TableDescription TableDescription }
 	call, err := c.callShown(r.Context(), "DynamoDB_20120810.CreateTable", req, &out)
 	if err != nil {
-		c.renderCreate(w, r, http.StatusBadRequest, createData{Form: f, Err: asAPIError(err), Call: call})
+		c.renderCreate(w, r, formErrorStatus, createData{Form: f, Err: asAPIError(err), Call: call})
 		return
 	}
 	fl := &flash{OK: fmt.Sprintf("Table %s created (%s).", f.Name, out.TableDescription.TableStatus), Calls: []Call{call}}

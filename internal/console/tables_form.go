@@ -2,13 +2,18 @@ package console
 
 // The create-table form's select fields.
 
-// selectField is a <select>: its name, the value chosen and the choices.
+// selectField is a <select>: its name (its id too), the value chosen and
+// the choices.
 type selectField struct {
 	Name, Value, Class string
 	Values             []string
 	// Texts, when set, are the choices' texts (else the values).
 	Texts []string
 }
+
+// ID is the select's id, for its <label for>: a <label> around a
+// select would name it with its options' texts too.
+func (s selectField) ID() string { return s.Name }
 
 // selectOption is one <option>.
 type selectOption struct {

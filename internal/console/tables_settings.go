@@ -83,14 +83,14 @@ func (c *Console) deleteTable(w http.ResponseWriter, r *http.Request) {
 	d := settingsData{Name: name, Confirm: strings.TrimSpace(r.PostFormValue("confirm")), FocusDelete: true}
 	if d.Confirm != name {
 		d.ConfirmErr = fmt.Sprintf("Type the table's name, %s, to confirm deleting it. Nothing was deleted.", name)
-		c.renderSettings(w, r, http.StatusBadRequest, d)
+		c.renderSettings(w, r, formErrorStatus, d)
 		return
 	}
 	var out struct{ TableDescription TableDescription }
 	call, err := c.callShown(r.Context(), "DynamoDB_20120810.DeleteTable", map[string]string{"TableName": name}, &out)
 	if err != nil {
 		d.DeleteErr, d.DeleteCall = asAPIError(err), call
-		c.renderSettings(w, r, http.StatusBadRequest, d)
+		c.renderSettings(w, r, formErrorStatus, d)
 		return
 	}
 	fl := &flash{OK: fmt.Sprintf("Table %s deleted (%s).", name, out.TableDescription.TableStatus), Calls: []Call{call}}
@@ -104,7 +104,7 @@ func (c *Console) setProtection(w http.ResponseWriter, r *http.Request) {
 	in := map[string]any{"TableName": name, "DeletionProtectionEnabled": on}
 	call, err := c.callShown(r.Context(), "DynamoDB_20120810.UpdateTable", in, nil)
 	if err != nil {
-		c.renderSettings(w, r, http.StatusBadRequest, settingsData{Name: name,
+		c.renderSettings(w, r, formErrorStatus, settingsData{Name: name,
 			Flash: &flash{Warn: "UpdateTable answered:", WarnErr: asAPIError(err), Calls: []Call{call}}})
 		return
 	}
@@ -113,11 +113,13 @@ func (c *Console) setProtection(w http.ResponseWriter, r *http.Request) {
 		word = "on"
 	}
 	fl := &flash{OK: fmt.Sprintf("Deletion protection is %s for %s.", word, name), Calls: []Call{call}}
+	// With protection off, the delete form's confirmation field has the
+	// focus (autofocus, which a URL #fragment would cancel).
 	next := settingsURL(name) + "?flash=" + url.QueryEscape(c.putFlash(r, fl))
 	if !on {
 		next += "&delete=1"
 	}
-	http.Redirect(w, r, next+"#delete", http.StatusSeeOther)
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 // setTTL sends UpdateTimeToLive: enabled=true with the attribute, or
@@ -129,7 +131,7 @@ func (c *Console) setTTL(w http.ResponseWriter, r *http.Request) {
 	in := map[string]any{"TableName": name, "TimeToLiveSpecification": map[string]any{"Enabled": on, "AttributeName": attr}}
 	call, err := c.callShown(r.Context(), "DynamoDB_20120810.UpdateTimeToLive", in, nil)
 	if err != nil {
-		c.renderSettings(w, r, http.StatusBadRequest, settingsData{Name: name, TTLAttr: attr,
+		c.renderSettings(w, r, formErrorStatus, settingsData{Name: name, TTLAttr: attr,
 			Flash: &flash{Warn: "UpdateTimeToLive answered:", WarnErr: asAPIError(err), Calls: []Call{call}}})
 		return
 	}

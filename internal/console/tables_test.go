@@ -3,6 +3,7 @@ package console_test
 import (
 	"encoding/json"
 	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -217,8 +218,8 @@ func TestTables_CreateErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.form.Set("action", "create")
 			code, body := e.post("/console/create-table", tc.form)
-			if code != http.StatusBadRequest {
-				t.Fatalf("status %d, want 400\n%s", code, body)
+			if code != http.StatusOK {
+				t.Fatalf("status %d, want 200 (the form again)\n%s", code, body)
 			}
 			if !strings.Contains(body, html.EscapeString(tc.want)) && !strings.Contains(body, tc.want) {
 				t.Errorf("no %q in the form:\n%s", tc.want, body)
@@ -313,8 +314,8 @@ func TestTables_Delete(t *testing.T) {
 		want   string
 		exists bool
 	}{
-		{"wrong name", base + "/delete", form("confirm", "guarded"), http.StatusBadRequest, "Type the table&#39;s name, Guarded, to confirm deleting it. Nothing was deleted.", true},
-		{"protected", base + "/delete", form("confirm", "Guarded"), http.StatusBadRequest, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.", true},
+		{"wrong name", base + "/delete", form("confirm", "guarded"), http.StatusOK, "Type the table&#39;s name, Guarded, to confirm deleting it. Nothing was deleted.", true},
+		{"protected", base + "/delete", form("confirm", "Guarded"), http.StatusOK, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.", true},
 		{"protection off", base + "/protection", form("enabled", "false"), http.StatusOK, "Deletion protection is off for Guarded.", true},
 		{"deleted", base + "/delete", form("confirm", "Guarded"), http.StatusOK, "Table Guarded deleted", false},
 	}
@@ -347,7 +348,7 @@ func TestTables_SettingsTTL(t *testing.T) {
 		{"on", form("attribute", "expiresAt", "enabled", "true"), http.StatusOK, "Time to live turned on for Sessions with attribute expiresAt."},
 		// DynamoDB refuses an empty attribute name (UpdateTimeToLive,
 		// TimeToLiveSpecification.AttributeName: minimum length 1).
-		{"empty attribute", form("attribute", "", "enabled", "false"), http.StatusBadRequest, "Member must have length greater than or equal to 1"},
+		{"empty attribute", form("attribute", "", "enabled", "false"), http.StatusOK, "Member must have length greater than or equal to 1"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -397,5 +398,48 @@ func TestTables_CSRF(t *testing.T) {
 	}
 	if got := jsonOf(e.api("DescribeTimeToLive", `{"TableName":"Target"}`)); strings.Contains(got, "ENABLED") {
 		t.Errorf("a forged POST set TTL: %s", got)
+	}
+}
+
+// While a table is CREATING the list asks htmx to refresh it every
+// second (the "list" fragment alone); once ACTIVE it stops.
+func TestTables_ListRefreshesWhileCreating(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{CreateDelay: 300 * time.Millisecond})
+	e.api("CreateTable", `{"TableName":"Growing","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	fragment := func() string {
+		req, _ := http.NewRequest("GET", e.ts.URL+"/console/?list=1", nil)
+		req.Header.Set("HX-Request", "true")
+		res, err := e.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var b strings.Builder
+		if _, err := io.Copy(&b, res.Body); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	const poll = `hx-trigger="every 1s"`
+	tests := []struct {
+		name  string
+		wait  time.Duration
+		want  string
+		polls bool
+	}{
+		{"creating", 0, "CREATING", true},
+		{"active", 400 * time.Millisecond, "ACTIVE", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			time.Sleep(tc.wait)
+			body := fragment()
+			if strings.Contains(body, "<html") || !strings.Contains(body, `id="tables-list"`) || !strings.Contains(body, tc.want) {
+				t.Fatalf("not the list fragment with %s:\n%s", tc.want, body)
+			}
+			if got := strings.Contains(body, poll); got != tc.polls {
+				t.Errorf("polls %v, want %v", got, tc.polls)
+			}
+		})
 	}
 }
