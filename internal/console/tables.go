@@ -2,13 +2,35 @@ package console
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 )
 
-// The tables page (/console/): every table, as ListTables names them
-// and DescribeTable describes them.
+// The tables page (/console/): every table, as ListTables names them,
+// DescribeTable describes them and DescribeTimeToLive gives their time
+// to live; a table being created, updated or deleted refreshes the list
+// every second (htmx) until it settles. Creating a table is
+// tables_create.go, a table's settings and deleting it tables_settings.go.
+//
+//	GET  /console/                              the list (?flash=ID: what was just done)
+//	GET  /console/create-table                  the create-table form
+//	POST /console/create-table                  CreateTable (or add / remove an index row)
+//	GET  /console/table-settings/{name}         deletion protection, TTL, delete
+//	POST /console/table-settings/{name}/delete  DeleteTable, after the name is typed
+//	POST /console/table-settings/{name}/protection  UpdateTable DeletionProtectionEnabled
+//	POST /console/table-settings/{name}/ttl     UpdateTimeToLive
+//
+// The create and settings pages live outside /console/tables/ so that no
+// table name ("new" is one) is shadowed there.
 
 func (c *Console) tablesRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /console/{$}", c.tablesPage)
+	m.HandleFunc("GET /console/create-table", c.createTablePage)
+	m.HandleFunc("POST /console/create-table", c.createTable)
+	m.HandleFunc("GET /console/table-settings/{name}", c.settingsPage)
+	m.HandleFunc("POST /console/table-settings/{name}/delete", c.deleteTable)
+	m.HandleFunc("POST /console/table-settings/{name}/protection", c.setProtection)
+	m.HandleFunc("POST /console/table-settings/{name}/ttl", c.setTTL)
 }
 
 // tableSummary is one row of the tables page.
@@ -17,11 +39,39 @@ type tableSummary struct {
 	Status                    string
 	ItemCount, TableSizeBytes int64
 	BillingMode               string
-	Indexes                   []string
-	Stream                    string
-	TTL                       string
-	DeletionProtection        bool
-	Err                       *APIError
+	// Capacity is "R / W" provisioned units ("" on demand).
+	Capacity string
+	// PK and SK are the key attributes as "name (S)".
+	PK, SK  string
+	Indexes []indexSummary
+	Stream  string
+	// TTL is DescribeTimeToLive's answer; TTLErr its error.
+	TTL    TTLDescription
+	TTLErr *APIError
+	// DeletionProtection is DeletionProtectionEnabled.
+	DeletionProtection bool
+	Err                *APIError
+}
+
+// indexSummary is one index of a table on the tables page.
+type indexSummary struct {
+	Name, Kind, Status string
+	// Keys and Projection describe it ("pk (S), sk (N)"; "ALL").
+	Keys, Projection string
+}
+
+// Settling says the table or one of its indexes is changing state
+// (CREATING, UPDATING, DELETING...), so the list refreshes itself.
+func (s tableSummary) Settling() bool {
+	if s.Err == nil && s.Status != "ACTIVE" {
+		return true
+	}
+	for _, ix := range s.Indexes {
+		if ix.Status != "" && ix.Status != "ACTIVE" {
+			return true
+		}
+	}
+	return s.TTL.TimeToLiveStatus == "ENABLING" || s.TTL.TimeToLiveStatus == "DISABLING"
 }
 
 // TableDescription is the part of DescribeTable's TableDescription the
@@ -65,6 +115,13 @@ type IndexDescription struct {
 	ItemCount int64
 }
 
+// TTLDescription is DescribeTimeToLive's TimeToLiveDescription:
+// TimeToLiveStatus is ENABLING, DISABLING, ENABLED or DISABLED.
+type TTLDescription struct {
+	TimeToLiveStatus string
+	AttributeName    string
+}
+
 // Keys returns the partition key and sort key ("" when none) names of a
 // key schema.
 func Keys(ks []KeySchemaElement) (pk, sk string) {
@@ -83,6 +140,13 @@ func (c *Console) describe(r *http.Request, table string) (TableDescription, err
 	var out struct{ Table TableDescription }
 	err := c.call(r.Context(), "DescribeTable", map[string]string{"TableName": table}, &out)
 	return out.Table, err
+}
+
+// describeTTL returns DescribeTimeToLive's description of table.
+func (c *Console) describeTTL(r *http.Request, table string) (TTLDescription, error) {
+	var out struct{ TimeToLiveDescription TTLDescription }
+	err := c.call(r.Context(), "DescribeTimeToLive", map[string]string{"TableName": table}, &out)
+	return out.TimeToLiveDescription, err
 }
 
 // listTables returns every table name, following LastEvaluatedTableName.
@@ -111,6 +175,18 @@ type tablesData struct {
 	// Endpoint is this server's address as the browser reached it, for
 	// the empty state's "point an SDK at ...".
 	Endpoint string
+	// Flash is what was just done (a table created or deleted), if any.
+	Flash *flash
+}
+
+// Settling says some table is changing state.
+func (d tablesData) Settling() bool {
+	for _, t := range d.Tables {
+		if t.Settling() {
+			return true
+		}
+	}
+	return false
 }
 
 // endpointOf is the API's URL as r reached the console.
@@ -128,19 +204,44 @@ func (c *Console) tablesPage(w http.ResponseWriter, r *http.Request) {
 		d.Err = err
 	}
 	for _, n := range names {
-		s := tableSummary{Name: n}
-		t, err := c.describe(r, n)
-		if err != nil {
-			if e, ok := err.(*APIError); ok && e.Type == "ResourceNotFoundException" {
-				continue // deleted since ListTables
-			}
-			s.Err, _ = err.(*APIError)
+		s, ok := c.summary(r, n)
+		if ok {
 			d.Tables = append(d.Tables, s)
-			continue
 		}
-		d.Tables = append(d.Tables, summarize(t))
 	}
+	if r.Header.Get("HX-Request") != "" && r.URL.Query().Get("list") != "" {
+		c.renderFragment(w, r, http.StatusOK, "tables", "list", c.page(r, "Tables", "tables", d))
+		return
+	}
+	d.Flash = c.takeFlash(r)
 	c.render(w, r, http.StatusOK, "tables", c.page(r, "Tables", "tables", d))
+}
+
+// summary describes table n (its TTL too); ok is false when it is gone
+// since ListTables named it.
+func (c *Console) summary(r *http.Request, n string) (tableSummary, bool) {
+	t, err := c.describe(r, n)
+	if err != nil {
+		if e, ok := err.(*APIError); ok && e.Type == "ResourceNotFoundException" {
+			return tableSummary{}, false
+		}
+		s := tableSummary{Name: n}
+		s.Err = asAPIError(err)
+		return s, true
+	}
+	return c.summaryOf(r, t), true
+}
+
+// asAPIError returns err as an *APIError (the console's own errors
+// become one of Type "console"); nil for nil.
+func asAPIError(err error) *APIError {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*APIError); ok {
+		return e
+	}
+	return &APIError{Type: "console", Message: err.Error()}
 }
 
 func summarize(t TableDescription) tableSummary {
@@ -149,11 +250,43 @@ func summarize(t TableDescription) tableSummary {
 	if t.BillingModeSummary != nil && t.BillingModeSummary.BillingMode != "" {
 		s.BillingMode = t.BillingModeSummary.BillingMode
 	}
+	if s.BillingMode == "PROVISIONED" && t.ProvisionedThroughput != nil {
+		s.Capacity = strconv.FormatInt(t.ProvisionedThroughput.ReadCapacityUnits, 10) + " / " + strconv.FormatInt(t.ProvisionedThroughput.WriteCapacityUnits, 10)
+	}
+	types := map[string]string{}
+	for _, a := range t.AttributeDefinitions {
+		types[a.AttributeName] = a.AttributeType
+	}
+	keyText := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		if ty := types[name]; ty != "" {
+			return name + " (" + ty + ")"
+		}
+		return name
+	}
+	pk, sk := Keys(t.KeySchema)
+	s.PK, s.SK = keyText(pk), keyText(sk)
+	index := func(kind string, ix IndexDescription) indexSummary {
+		pk, sk := Keys(ix.KeySchema)
+		keys := keyText(pk)
+		if sk != "" {
+			keys += ", " + keyText(sk)
+		}
+		proj := ix.Projection.ProjectionType
+		if len(ix.Projection.NonKeyAttributes) > 0 {
+			proj += " (" + strings.Join(ix.Projection.NonKeyAttributes, ", ") + ")"
+		}
+		// An LSI's description has no IndexStatus (it lives and dies
+		// with its table): the list shows none.
+		return indexSummary{Name: ix.IndexName, Kind: kind, Status: ix.IndexStatus, Keys: keys, Projection: proj}
+	}
 	for _, ix := range t.GlobalSecondaryIndexes {
-		s.Indexes = append(s.Indexes, ix.IndexName+" (GSI)")
+		s.Indexes = append(s.Indexes, index("GSI", ix))
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
-		s.Indexes = append(s.Indexes, ix.IndexName+" (LSI)")
+		s.Indexes = append(s.Indexes, index("LSI", ix))
 	}
 	if t.StreamSpecification != nil && t.StreamSpecification.StreamEnabled {
 		s.Stream = t.StreamSpecification.StreamViewType
