@@ -109,8 +109,11 @@ func (c *Console) callShown(ctx context.Context, target string, in, out any) (Ca
 
 // asAPIError returns err as the *APIError a page shows: DynamoDB's
 // answer itself, an engine error (ddberr) in its words, or any other
-// error as a 500 of the console's own.
+// error as a 500 of the console's own; nil for nil.
 func asAPIError(err error) *APIError {
+	if err == nil {
+		return nil
+	}
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae

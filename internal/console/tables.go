@@ -232,18 +232,6 @@ func (c *Console) summary(r *http.Request, n string) (tableSummary, bool) {
 	return c.summaryOf(r, t), true
 }
 
-// asAPIError returns err as an *APIError (the console's own errors
-// become one of Type "console"); nil for nil.
-func asAPIError(err error) *APIError {
-	if err == nil {
-		return nil
-	}
-	if e, ok := err.(*APIError); ok {
-		return e
-	}
-	return &APIError{Type: "console", Message: err.Error()}
-}
-
 func summarize(t TableDescription) tableSummary {
 	s := tableSummary{Name: t.TableName, Status: t.TableStatus, ItemCount: t.ItemCount, TableSizeBytes: t.TableSizeBytes,
 		BillingMode: "PROVISIONED", DeletionProtection: t.DeletionProtectionEnabled, Stream: "off"}
