@@ -7,14 +7,22 @@
 // The console reads and changes tables through the same DynamoDB
 // operations a client sends (Options.API, the server's Invoke), so what
 // it shows, capacity and error messages included, is what a DynamoDB
-// client sees. Pages:
+// client sees. Pages (each area's routes are in its file's xxxRoutes):
 //
-//	/console/                        tables: list, create, delete
-//	/console/tables/NAME             a table's items, index switch, query builder, item editor, download
-//	/console/partiql                 PartiQL editor
-//	/console/tables/NAME/stream      the table's stream records, live
-//	/console/capacity                consumed capacity, partition heat (serve --throttle), Contributor Insights
-//	/console/design                  with serve --design: worksheet, item collections, live traffic
+//	/console/                                 tables: status, items, size, billing mode, indexes, stream, TTL (tables.go)
+//	/console/create-table                     the create-table form (tables_create.go)
+//	/console/table-settings/NAME              TTL, deletion protection, delete (tables_settings.go)
+//	/console/tables/NAME                      items page by page, index switch, query builder (items.go, items_query.go)
+//	/console/tables/NAME/item?key=K           view, edit, create, duplicate, delete an item (items_edit.go)
+//	/console/tables/NAME/download?format=F    the current result as JSON, DynamoDB JSON or CSV (items_download.go)
+//	/console/tables/NAME/stream               the table's stream records, live, and its shard lineage (streams*.go)
+//	/console/partiql                          PartiQL editor (partiql.go)
+//	/console/capacity?table=NAME              consumed capacity, partition heat (serve --throttle), Contributor Insights (capacity.go)
+//	/console/design/N/VIEW                    with serve --design: worksheet, item collections, live traffic (design*.go)
+//
+// Table names sit last or before a fixed word in these paths; the
+// create-table form and the settings are outside /console/tables/ so
+// that no table name ("new") can shadow them.
 //
 // With Options.Keys (serve --credentials FILE) every page asks for an
 // access key id and its secret access key first and keeps a session
