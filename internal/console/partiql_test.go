@@ -271,3 +271,39 @@ func TestPartiQL_Page(t *testing.T) {
 		}
 	}
 }
+
+// Parameters nested deeply, as a careless paste or a hostile form sends
+// them, answer without a 500 and without a page that grows with the
+// square of the depth (the request is shown compact when indenting would
+// blow it up).
+func TestPartiQL_DeepParameters(t *testing.T) {
+	e := pqEnv(t)
+	nest := func(open, leaf, close string, n int) string {
+		return "[" + strings.Repeat(open, n) + leaf + strings.Repeat(close, n) + "]"
+	}
+	tests := []struct {
+		name, params, mode string
+		want               string
+	}{
+		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain, deeper than DynamoDB allows", nest("[", "1", "]", 40), "plain", "ValidationException"},
+		{"DynamoDB JSON lists", nest(`{"L":[`, `{"S":"x"}`, "]}", 3000), "ddb", "SerializationException"},
+		{"DynamoDB JSON maps", nest(`{"M":{"a":`, `{"S":"x"}`, "}}", 3000), "auto", "SerializationException"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			form := url.Values{"statement": {`SELECT * FROM "Movies" WHERE "year" = ?`}, "parameters": {tc.params}, "parammode": {tc.mode}}
+			code, body := pqRun(e, form, true)
+			if code != http.StatusOK {
+				t.Errorf("status %d, want 200", code)
+			}
+			if !strings.Contains(text(body), tc.want) {
+				t.Errorf("want %q in\n%.2000s", tc.want, text(body))
+			}
+			if limit := 4*len(tc.params) + 1<<20; len(body) > limit {
+				t.Errorf("answer is %d bytes for %d of parameters, want at most %d", len(body), len(tc.params), limit)
+			}
+		})
+	}
+}
