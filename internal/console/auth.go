@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -145,6 +147,16 @@ func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Reque
 		s = c.sessions.create("")
 		c.setCookie(w, r, s)
 	}
+	if r.Method == http.MethodPost {
+		if err := parseForm(w, r); err != nil {
+			if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("the form is larger than the console takes (%d MB)", maxFormBytes>>20), http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "the form does not parse: "+err.Error(), http.StatusBadRequest)
+			}
+			return r, false
+		}
+	}
 	if s != nil && r.Method == http.MethodPost && !isLogin {
 		tok := r.Header.Get("X-CSRF-Token")
 		if tok == "" {
@@ -159,6 +171,27 @@ func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Reque
 		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 	}
 	return r, true
+}
+
+// maxFormBytes bounds a POST's body, which the console reads whole: a
+// form carrying a 400 KB item (DynamoDB's largest) as DynamoDB JSON,
+// form-encoded, fits. Without it a urlencoded body is read up to
+// net/http's 10 MB, and a multipart one's files without bound (to
+// temporary files).
+const maxFormBytes = 4 << 20
+
+// parseForm reads r's form, urlencoded or multipart, at most maxFormBytes
+// of it, so that a body too large or malformed is answered as such rather
+// than seen as a form without its fields (a CSRF token missing).
+func parseForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		return err
+	}
+	if err := r.ParseMultipartForm(maxFormBytes); err != nil && err != http.ErrNotMultipart {
+		return err
+	}
+	return nil
 }
 
 // sameOrigin reports whether r's Origin header, when there is one, names

@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -175,5 +176,53 @@ func TestConsole_SecureCookieOverTLS(t *testing.T) {
 	}
 	if ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/console/" {
 		t.Errorf("session cookie over TLS: %+v", ck)
+	}
+}
+
+// A POST's body is bounded and must parse: a body too large is a 413, a
+// malformed one a 400, not a form whose fields (the CSRF token among
+// them) went missing; a multipart form is read like a urlencoded one.
+func TestConsole_FormBody(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	tok := e.csrf()
+	multipart := func(fields ...string) (string, string) {
+		var b strings.Builder
+		for i := 0; i < len(fields); i += 2 {
+			b.WriteString("--B\r\nContent-Disposition: form-data; name=\"" + fields[i] + "\"\r\n\r\n" + fields[i+1] + "\r\n")
+		}
+		b.WriteString("--B--\r\n")
+		return "multipart/form-data; boundary=B", b.String()
+	}
+	mpType, mpBody := multipart("csrf", tok, "statement", "SELECT")
+	mpFileType, mpFileBody := multipart("csrf", tok, "statement", "SELECT", "f\"; filename=\"f", strings.Repeat("x", 5<<20))
+	tests := []struct {
+		name, ctype, body string
+		header            bool // the token in X-CSRF-Token
+		want              int
+		wantText          string
+	}{
+		{"urlencoded", "application/x-www-form-urlencoded", "statement=SELECT&csrf=" + tok, false, http.StatusBadRequest, "ValidationException"},
+		{"urlencoded past the bound", "application/x-www-form-urlencoded", "statement=" + strings.Repeat("a", 5<<20), true, http.StatusRequestEntityTooLarge, "larger than the console takes"},
+		{"malformed", "application/x-www-form-urlencoded", "statement=%zz&csrf=" + tok, false, http.StatusBadRequest, "the form does not parse"},
+		{"multipart", mpType, mpBody, false, http.StatusBadRequest, "ValidationException"},
+		{"multipart with a large file", mpFileType, mpFileBody, false, http.StatusRequestEntityTooLarge, "larger than the console takes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", e.ts.URL+"/console/partiql", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", tc.ctype)
+			if tc.header {
+				req.Header.Set("X-CSRF-Token", tok)
+			}
+			res, err := e.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.want || !strings.Contains(string(b), tc.wantText) {
+				t.Errorf("%d %.300s, want %d with %q", res.StatusCode, b, tc.want, tc.wantText)
+			}
+		})
 	}
 }
