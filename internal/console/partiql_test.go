@@ -307,3 +307,37 @@ func TestPartiQL_DeepParameters(t *testing.T) {
 		})
 	}
 }
+
+// JSON the console writes for showing (a map's cell, an opened cell, the
+// request) keeps <, > and & as they are: html/template escapes them on the
+// page, so they read as written, not as \u003c, \u003e and \u0026.
+func TestPartiQL_JSONShownAsWritten(t *testing.T) {
+	e := pqEnv(t)
+	url1 := "https://example.com/?a=1&b=<2>"
+	long := strings.Repeat("<&>", 30)
+	e.api("PutItem", `{"TableName":"Movies","Item":{"year":{"N":"1999"},"title":{"S":"`+long+`"},"links":{"M":{"home":{"S":"`+url1+`"}}}}}`)
+	code, body := pqRun(e, url.Values{"statement": {`SELECT * FROM "Movies" WHERE "year" = ?`}, "parameters": {`[1999]`}, "parammode": {"plain"}}, true)
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	txt := text(body)
+	tests := []struct{ name, want string }{
+		{"a map's cell", `{"home":"` + url1 + `"}`},
+		{"the response", `"S": "` + url1 + `"`},
+	}
+	for _, tc := range tests {
+		if !strings.Contains(txt, tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.name, tc.want, txt)
+		}
+	}
+	if want := "<pre>" + html.EscapeString(`"`+long+`"`) + "</pre>"; !strings.Contains(body, want) {
+		t.Errorf("an opened cell: want %s in\n%s", want, body)
+	}
+	_, body = pqRun(e, url.Values{"statement": {`SELECT * FROM "Movies" WHERE "title" = ?`}, "parameters": {`["a&b"]`}, "parammode": {"plain"}}, true)
+	if want := `"S": "a&b"`; !strings.Contains(text(body), want) {
+		t.Errorf("the request: want %q in\n%s", want, text(body))
+	}
+	if strings.Contains(body, `\u00`) {
+		t.Errorf("JSON escapes shown:\n%s", body)
+	}
+}

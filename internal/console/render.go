@@ -110,7 +110,7 @@ var funcs = template.FuncMap{
 	// json is v as indented JSON (a request or response shown to the
 	// user).
 	"json": func(v any) string {
-		b, err := json.MarshalIndent(v, "", "  ")
+		b, err := marshalText(v, true)
 		if err != nil {
 			return fmt.Sprint(v)
 		}
