@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -218,9 +219,14 @@ type loginData struct {
 	Next, AccessKeyID, Error string
 }
 
-// safeNext keeps a post-login redirect inside the console.
+// safeNext keeps a post-login redirect inside the console: a path under
+// /console/ with no backslash or control character (url.Parse refuses
+// those; browsers drop tabs and newlines, and read \ as /) and no dot
+// segment leading out of it (decoded: browsers resolve %2e%2e too).
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || strings.Contains(next, "\\") ||
+		!strings.HasPrefix(next, "/console/") || !strings.HasPrefix(path.Clean(u.Path)+"/", "/console/") {
 		return "/console/"
 	}
 	return next
