@@ -22,7 +22,9 @@ import (
 // every POST must carry as the csrf form field or the X-CSRF-Token
 // header (the layout sets it on htmx requests): the synchronizer-token
 // pattern of OWASP's Cross-Site Request Forgery Prevention Cheat Sheet.
-// A POST whose Origin header names another host is refused as well.
+// A POST whose Origin header names another host is refused as well, and
+// so is another site loading a console page other than by a link
+// (crossSiteLoad).
 //
 // With Options.Keys a session is made by signing in with an access key id
 // and its secret access key from the --credentials file; without, the
@@ -123,6 +125,10 @@ func (c *Console) setCookie(w http.ResponseWriter, r *http.Request, s *Session) 
 // checked by its own handler.
 func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	isLogin := r.URL.Path == "/console/login"
+	if crossSiteLoad(r) {
+		http.Error(w, "cross-site request refused: another site's page may link to the console, not load it", http.StatusForbidden)
+		return r, false
+	}
 	var s *Session
 	if ck, err := r.Cookie(sessionCookie); err == nil {
 		s = c.sessions.get(ck.Value)
@@ -193,6 +199,23 @@ func parseForm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return nil
+}
+
+// crossSiteLoad reports whether r is another site's page loading a
+// console page other than by following a link to it (an img, a script, a
+// fetch, a frame), as the browser's Fetch Metadata headers tell
+// (Sec-Fetch-Site, -Mode, -Dest; a browser without them sends none). Such
+// a load has no use (pages cannot be framed or read across sites), and
+// refused before a session is made it cannot fill the sessions of an open
+// console to evict its users' (a cross-site load carries no SameSite
+// cookie, so each would make one). Source: web.dev, "Protect your
+// resources from web attacks with Fetch Metadata" (resource isolation
+// policy).
+func crossSiteLoad(r *http.Request) bool {
+	if r.Header.Get("Sec-Fetch-Site") != "cross-site" {
+		return false
+	}
+	return r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document"
 }
 
 // sameOrigin reports whether r's Origin header, when there is one, names

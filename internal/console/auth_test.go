@@ -258,3 +258,45 @@ func TestConsole_FormBody(t *testing.T) {
 		})
 	}
 }
+
+// Another site's page may link to the console but not load its pages (an
+// img, a fetch, a frame): refused before a session is made, so that such
+// loads cannot fill an open console's sessions and evict its users'.
+func TestConsole_CrossSiteLoads(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	tests := []struct {
+		name             string
+		site, mode, dest string
+		want             int
+	}{
+		{"a browser without Fetch Metadata", "", "", "", http.StatusOK},
+		{"the console's own page", "same-origin", "cors", "empty", http.StatusOK},
+		{"a link from another site", "cross-site", "navigate", "document", http.StatusOK},
+		{"typed in the address bar", "none", "navigate", "document", http.StatusOK},
+		{"another site's img", "cross-site", "no-cors", "image", http.StatusForbidden},
+		{"another site's fetch", "cross-site", "cors", "empty", http.StatusForbidden},
+		{"another site's frame", "cross-site", "navigate", "iframe", http.StatusForbidden},
+		{"a sibling site's img", "same-site", "no-cors", "image", http.StatusOK},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", e.ts.URL+"/console/partiql", nil)
+			for k, v := range map[string]string{"Sec-Fetch-Site": tc.site, "Sec-Fetch-Mode": tc.mode, "Sec-Fetch-Dest": tc.dest} {
+				if v != "" {
+					req.Header.Set(k, v)
+				}
+			}
+			res, err := http.DefaultClient.Do(req) // no cookie: as a cross-site load comes
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("status %d, want %d", res.StatusCode, tc.want)
+			}
+			if made := res.Header.Get("Set-Cookie") != ""; made != (tc.want == http.StatusOK) {
+				t.Errorf("a session made: %v", made)
+			}
+		})
+	}
+}
