@@ -5,8 +5,11 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +22,9 @@ import (
 // every POST must carry as the csrf form field or the X-CSRF-Token
 // header (the layout sets it on htmx requests): the synchronizer-token
 // pattern of OWASP's Cross-Site Request Forgery Prevention Cheat Sheet.
-// A POST whose Origin header names another host is refused as well.
+// A POST whose Origin header names another host is refused as well, and
+// so is another site loading a console page other than by a link
+// (crossSiteLoad).
 //
 // With Options.Keys a session is made by signing in with an access key id
 // and its secret access key from the --credentials file; without, the
@@ -120,6 +125,10 @@ func (c *Console) setCookie(w http.ResponseWriter, r *http.Request, s *Session) 
 // checked by its own handler.
 func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	isLogin := r.URL.Path == "/console/login"
+	if crossSiteLoad(r) {
+		http.Error(w, "cross-site request refused: another site's page may link to the console, not load it", http.StatusForbidden)
+		return r, false
+	}
 	var s *Session
 	if ck, err := r.Cookie(sessionCookie); err == nil {
 		s = c.sessions.get(ck.Value)
@@ -145,6 +154,16 @@ func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Reque
 		s = c.sessions.create("")
 		c.setCookie(w, r, s)
 	}
+	if r.Method == http.MethodPost {
+		if err := parseForm(w, r); err != nil {
+			if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("the form is larger than the console takes (%d MB)", maxFormBytes>>20), http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "the form does not parse: "+err.Error(), http.StatusBadRequest)
+			}
+			return r, false
+		}
+	}
 	if s != nil && r.Method == http.MethodPost && !isLogin {
 		tok := r.Header.Get("X-CSRF-Token")
 		if tok == "" {
@@ -159,6 +178,44 @@ func (c *Console) authorize(w http.ResponseWriter, r *http.Request) (*http.Reque
 		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 	}
 	return r, true
+}
+
+// maxFormBytes bounds a POST's body, which the console reads whole: a
+// form carrying a 400 KB item (DynamoDB's largest) as DynamoDB JSON,
+// form-encoded, fits. Without it a urlencoded body is read up to
+// net/http's 10 MB, and a multipart one's files without bound (to
+// temporary files).
+const maxFormBytes = 4 << 20
+
+// parseForm reads r's form, urlencoded or multipart, at most maxFormBytes
+// of it, so that a body too large or malformed is answered as such rather
+// than seen as a form without its fields (a CSRF token missing).
+func parseForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		return err
+	}
+	if err := r.ParseMultipartForm(maxFormBytes); err != nil && err != http.ErrNotMultipart {
+		return err
+	}
+	return nil
+}
+
+// crossSiteLoad reports whether r is another site's page loading a
+// console page other than by following a link to it (an img, a script, a
+// fetch, a frame), as the browser's Fetch Metadata headers tell
+// (Sec-Fetch-Site, -Mode, -Dest; a browser without them sends none). Such
+// a load has no use (pages cannot be framed or read across sites), and
+// refused before a session is made it cannot fill the sessions of an open
+// console to evict its users' (a cross-site load carries no SameSite
+// cookie, so each would make one). Source: web.dev, "Protect your
+// resources from web attacks with Fetch Metadata" (resource isolation
+// policy).
+func crossSiteLoad(r *http.Request) bool {
+	if r.Header.Get("Sec-Fetch-Site") != "cross-site" {
+		return false
+	}
+	return r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document"
 }
 
 // sameOrigin reports whether r's Origin header, when there is one, names
@@ -185,9 +242,14 @@ type loginData struct {
 	Next, AccessKeyID, Error string
 }
 
-// safeNext keeps a post-login redirect inside the console.
+// safeNext keeps a post-login redirect inside the console: a path under
+// /console/ with no backslash or control character (url.Parse refuses
+// those; browsers drop tabs and newlines, and read \ as /) and no dot
+// segment leading out of it (decoded: browsers resolve %2e%2e too).
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || strings.Contains(next, "\\") ||
+		!strings.HasPrefix(next, "/console/") || !strings.HasPrefix(path.Clean(u.Path)+"/", "/console/") {
 		return "/console/"
 	}
 	return next

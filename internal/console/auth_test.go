@@ -1,6 +1,8 @@
 package console_test
 
 import (
+	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -112,13 +114,44 @@ func TestConsole_Login(t *testing.T) {
 	}
 }
 
+// The sign-in's next= stays inside the console: on the form, and where
+// signing in sends the browser (which drops tabs and newlines from a
+// Location, and resolves .. and %2e%2e).
 func TestConsole_SafeNext(t *testing.T) {
 	e := newEnv(t, console.Options{Keys: keysFor(t)}, engine.Options{})
-	for _, next := range []string{"https://evil.example/", "//evil.example", "/console/\\evil", "/metrics"} {
-		_, body := e.get("/console/login?next=" + url.QueryEscape(next))
-		if !strings.Contains(body, `name="next" value="/console/"`) {
-			t.Errorf("next=%q kept:\n%s", next, body)
-		}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	tests := []struct{ next, want string }{
+		{"https://evil.example/", "/console/"},
+		{"//evil.example", "/console/"},
+		{"/\\evil.example", "/console/"},
+		{"/console/\\evil", "/console/"},
+		{"/metrics", "/console/"},
+		{"javascript:alert(1)", "/console/"},
+		{"/console/../metrics", "/console/"},
+		{"/console/%2e%2e/metrics", "/console/"},
+		{"/console/..\t/\t/evil.example", "/console/"},
+		{"/console/\r\nSet-Cookie: x=y", "/console/"},
+		{"/console/\x7f", "/console/"},
+		{"/console/partiql", "/console/partiql"},
+		{"/console/tables/Movies/stream?x=1#y", "/console/tables/Movies/stream?x=1#y"},
+		{"/console/partiql?table=a%2Fb", "/console/partiql?table=a%2Fb"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.next, func(t *testing.T) {
+			_, body := e.get("/console/login?next=" + url.QueryEscape(tc.next))
+			if want := `name="next" value="` + html.EscapeString(tc.want) + `"`; !strings.Contains(body, want) {
+				t.Errorf("the form: want %s in\n%s", want, body)
+			}
+			form := url.Values{"access_key_id": {"AKIDCONSOLE"}, "secret_access_key": {"s3cret/key"}, "next": {tc.next}}
+			res, err := noFollow.PostForm(e.ts.URL+"/console/login", form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || loc != tc.want {
+				t.Errorf("signing in: %d to %q, want 303 to %q", res.StatusCode, loc, tc.want)
+			}
+		})
 	}
 }
 
@@ -175,5 +208,95 @@ func TestConsole_SecureCookieOverTLS(t *testing.T) {
 	}
 	if ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/console/" {
 		t.Errorf("session cookie over TLS: %+v", ck)
+	}
+}
+
+// A POST's body is bounded and must parse: a body too large is a 413, a
+// malformed one a 400, not a form whose fields (the CSRF token among
+// them) went missing; a multipart form is read like a urlencoded one.
+func TestConsole_FormBody(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	tok := e.csrf()
+	multipart := func(fields ...string) (string, string) {
+		var b strings.Builder
+		for i := 0; i < len(fields); i += 2 {
+			b.WriteString("--B\r\nContent-Disposition: form-data; name=\"" + fields[i] + "\"\r\n\r\n" + fields[i+1] + "\r\n")
+		}
+		b.WriteString("--B--\r\n")
+		return "multipart/form-data; boundary=B", b.String()
+	}
+	mpType, mpBody := multipart("csrf", tok, "statement", "SELECT")
+	mpFileType, mpFileBody := multipart("csrf", tok, "statement", "SELECT", "f\"; filename=\"f", strings.Repeat("x", 5<<20))
+	tests := []struct {
+		name, ctype, body string
+		header            bool // the token in X-CSRF-Token
+		want              int
+		wantText          string
+	}{
+		{"urlencoded", "application/x-www-form-urlencoded", "statement=SELECT&csrf=" + tok, false, http.StatusBadRequest, "ValidationException"},
+		{"urlencoded past the bound", "application/x-www-form-urlencoded", "statement=" + strings.Repeat("a", 5<<20), true, http.StatusRequestEntityTooLarge, "larger than the console takes"},
+		{"malformed", "application/x-www-form-urlencoded", "statement=%zz&csrf=" + tok, false, http.StatusBadRequest, "the form does not parse"},
+		{"multipart", mpType, mpBody, false, http.StatusBadRequest, "ValidationException"},
+		{"multipart with a large file", mpFileType, mpFileBody, false, http.StatusRequestEntityTooLarge, "larger than the console takes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", e.ts.URL+"/console/partiql", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", tc.ctype)
+			if tc.header {
+				req.Header.Set("X-CSRF-Token", tok)
+			}
+			res, err := e.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.want || !strings.Contains(string(b), tc.wantText) {
+				t.Errorf("%d %.300s, want %d with %q", res.StatusCode, b, tc.want, tc.wantText)
+			}
+		})
+	}
+}
+
+// Another site's page may link to the console but not load its pages (an
+// img, a fetch, a frame): refused before a session is made, so that such
+// loads cannot fill an open console's sessions and evict its users'.
+func TestConsole_CrossSiteLoads(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{})
+	tests := []struct {
+		name             string
+		site, mode, dest string
+		want             int
+	}{
+		{"a browser without Fetch Metadata", "", "", "", http.StatusOK},
+		{"the console's own page", "same-origin", "cors", "empty", http.StatusOK},
+		{"a link from another site", "cross-site", "navigate", "document", http.StatusOK},
+		{"typed in the address bar", "none", "navigate", "document", http.StatusOK},
+		{"another site's img", "cross-site", "no-cors", "image", http.StatusForbidden},
+		{"another site's fetch", "cross-site", "cors", "empty", http.StatusForbidden},
+		{"another site's frame", "cross-site", "navigate", "iframe", http.StatusForbidden},
+		{"a sibling site's img", "same-site", "no-cors", "image", http.StatusOK},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", e.ts.URL+"/console/partiql", nil)
+			for k, v := range map[string]string{"Sec-Fetch-Site": tc.site, "Sec-Fetch-Mode": tc.mode, "Sec-Fetch-Dest": tc.dest} {
+				if v != "" {
+					req.Header.Set(k, v)
+				}
+			}
+			res, err := http.DefaultClient.Do(req) // no cookie: as a cross-site load comes
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("status %d, want %d", res.StatusCode, tc.want)
+			}
+			if made := res.Header.Get("Set-Cookie") != ""; made != (tc.want == http.StatusOK) {
+				t.Errorf("a session made: %v", made)
+			}
+		})
 	}
 }

@@ -67,7 +67,7 @@ func (c *Console) callShown(ctx context.Context, target string, in, out any) (Ca
 	case []byte:
 		body = v
 	default:
-		b, err := json.Marshal(in)
+		b, err := marshalText(in, false)
 		if err != nil {
 			return call, fmt.Errorf("console: %s request: %w", op, err)
 		}

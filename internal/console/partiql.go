@@ -197,9 +197,38 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("parameter %d: %v", i+1, err)
 		}
+		if plainDepth(v) > maxPlainDepth {
+			return nil, fmt.Errorf("parameter %d is nested more than %d levels deep (DynamoDB allows 32)", i+1, maxPlainDepth)
+		}
 		out[i] = avOfPlain(v)
 	}
 	return out, nil
+}
+
+// maxPlainDepth bounds the nesting of a plain JSON parameter the console
+// converts to DynamoDB JSON (each level a {"L": [...]} or {"M": {...}}
+// that avOfPlain marshals again): past DynamoDB's 32, so that DynamoDB
+// words the error for any depth a statement could mean, but far below
+// encoding/json's 10,000, where the conversion would fail.
+const maxPlainDepth = 64
+
+// plainDepth is how deeply v (a decoded JSON value) nests arrays and
+// objects: 0 for a scalar.
+func plainDepth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			d = max(d, plainDepth(e))
+		}
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, plainDepth(e))
+		}
+	default:
+		return 0
+	}
+	return d + 1
 }
 
 // looksTyped says e is an object with exactly one member, named after a

@@ -264,3 +264,73 @@ func TestPartiQL_Page(t *testing.T) {
 		}
 	}
 }
+
+// Parameters nested deeply, as a careless paste or a hostile form sends
+// them, answer without a 500 and without a page that grows with the
+// square of the depth (the request is shown compact when indenting would
+// blow it up).
+func TestPartiQL_DeepParameters(t *testing.T) {
+	e := pqEnv(t)
+	nest := func(open, leaf, close string, n int) string {
+		return "[" + strings.Repeat(open, n) + leaf + strings.Repeat(close, n) + "]"
+	}
+	tests := []struct {
+		name, params, mode string
+		want               string
+	}{
+		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain, deeper than DynamoDB allows", nest("[", "1", "]", 40), "plain", "ValidationException"},
+		{"DynamoDB JSON lists", nest(`{"L":[`, `{"S":"x"}`, "]}", 3000), "ddb", "SerializationException"},
+		{"DynamoDB JSON maps", nest(`{"M":{"a":`, `{"S":"x"}`, "}}", 3000), "auto", "SerializationException"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			form := url.Values{"statement": {`SELECT * FROM "Movies" WHERE "year" = ?`}, "parameters": {tc.params}, "parammode": {tc.mode}}
+			code, body := pqRun(e, form, true)
+			if code != http.StatusOK {
+				t.Errorf("status %d, want 200", code)
+			}
+			if !strings.Contains(text(body), tc.want) {
+				t.Errorf("want %q in\n%.2000s", tc.want, text(body))
+			}
+			if limit := 4*len(tc.params) + 1<<20; len(body) > limit {
+				t.Errorf("answer is %d bytes for %d of parameters, want at most %d", len(body), len(tc.params), limit)
+			}
+		})
+	}
+}
+
+// JSON the console writes for showing (a map's cell, an opened cell, the
+// request) keeps <, > and & as they are: html/template escapes them on the
+// page, so they read as written, not as \u003c, \u003e and \u0026.
+func TestPartiQL_JSONShownAsWritten(t *testing.T) {
+	e := pqEnv(t)
+	url1 := "https://example.com/?a=1&b=<2>"
+	long := strings.Repeat("<&>", 30)
+	e.api("PutItem", `{"TableName":"Movies","Item":{"year":{"N":"1999"},"title":{"S":"`+long+`"},"links":{"M":{"home":{"S":"`+url1+`"}}}}}`)
+	code, body := pqRun(e, url.Values{"statement": {`SELECT * FROM "Movies" WHERE "year" = ?`}, "parameters": {`[1999]`}, "parammode": {"plain"}}, true)
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	txt := text(body)
+	tests := []struct{ name, want string }{
+		{"a map's cell", `{"home":"` + url1 + `"}`},
+		{"the response", `"S": "` + url1 + `"`},
+	}
+	for _, tc := range tests {
+		if !strings.Contains(txt, tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.name, tc.want, txt)
+		}
+	}
+	if want := "<pre>" + html.EscapeString(`"`+long+`"`) + "</pre>"; !strings.Contains(body, want) {
+		t.Errorf("an opened cell: want %s in\n%s", want, body)
+	}
+	_, body = pqRun(e, url.Values{"statement": {`SELECT * FROM "Movies" WHERE "title" = ?`}, "parameters": {`["a&b"]`}, "parammode": {"plain"}}, true)
+	if want := `"S": "a&b"`; !strings.Contains(text(body), want) {
+		t.Errorf("the request: want %q in\n%s", want, text(body))
+	}
+	if strings.Contains(body, `\u00`) {
+		t.Errorf("JSON escapes shown:\n%s", body)
+	}
+}

@@ -11,7 +11,9 @@ import (
 // LatestStreamArn, DescribeStream's status, view type and shard lineage,
 // and every record from TRIM_HORIZON, old and new images side by side.
 // The page polls .../stream/records (htmx, every 2s) with where it has
-// read each shard to, and puts the new records on top. A table without a
+// read each shard to, in a POST's body (a stream with hundreds of shards,
+// as --stream-rollover makes them, has positions past the 16 KB a request
+// line may have), and puts the new records on top. A table without a
 // stream says so and offers to enable one (UpdateTable).
 //
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_DescribeStream.html,
@@ -21,6 +23,7 @@ import (
 func (c *Console) streamsRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /console/tables/{name}/stream", c.streamPage)
 	m.HandleFunc("GET /console/tables/{name}/stream/records", c.streamRecords)
+	m.HandleFunc("POST /console/tables/{name}/stream/records", c.streamRecords)
 	m.HandleFunc("POST /console/tables/{name}/stream/enable", c.streamEnable)
 }
 
@@ -54,10 +57,11 @@ type streamData struct {
 	Count   int
 	More    bool
 	ReadErr *APIError
-	// PollURL is the next poll's, with the shard positions; "" : no
-	// polling (a disabled stream gets no records).
-	PollURL string
-	Polled  string
+	// PollURL is the next poll's path, "" : no polling (a disabled
+	// stream gets no records); PollVals its form values (the stream, the
+	// shard positions, the records shown) as hx-vals' JSON.
+	PollURL, PollVals string
+	Polled            string
 }
 
 func (c *Console) streamPage(w http.ResponseWriter, r *http.Request) {
@@ -111,26 +115,33 @@ func (d *streamData) fill(rd streamRead, shown int) {
 	d.Count = shown + len(rd.Records)
 	d.Polled = time.Now().UTC().Format("15:04:05")
 	if d.Stream.StreamStatus != "DISABLED" && d.Stream.StreamStatus != "DISABLING" {
-		q := url.Values{"arn": {d.Stream.StreamArn}, "pos": {rd.Pos.String()}, "n": {strconv.Itoa(d.Count)}}
-		d.PollURL = "/console/tables/" + url.PathEscape(d.Table) + "/stream/records?" + q.Encode()
+		d.poll(d.Stream.StreamArn, rd.Pos.String(), strconv.Itoa(d.Count))
 	}
+}
+
+// poll sets the next poll's path and values.
+func (d *streamData) poll(arn, pos, n string) {
+	d.PollURL = "/console/tables/" + url.PathEscape(d.Table) + "/stream/records"
+	b, _ := marshalText(map[string]string{"arn": arn, "pos": pos, "n": n}, false)
+	d.PollVals = string(b)
 }
 
 // streamRecords is the poll: the records after the page's positions, as
 // fragments htmx puts in place (the records on top of the list, the
 // lineage and the summary replaced, the poller with the new positions).
+// The values come in the POST's body (the page's poll) or the query (a
+// GET, to try one by hand).
 func (c *Console) streamRecords(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	d := streamData{Table: r.PathValue("name"), Arn: q.Get("arn"), Enabled: true, Described: true, OOB: true}
-	shown, _ := strconv.Atoi(q.Get("n"))
-	pos := parseStreamPos(q.Get("pos"))
+	d := streamData{Table: r.PathValue("name"), Arn: r.FormValue("arn"), Enabled: true, Described: true, OOB: true}
+	shown, _ := strconv.Atoi(r.FormValue("n"))
+	pos := parseStreamPos(r.FormValue("pos"))
 	rd, err := c.readStream(r.Context(), d.Arn, pos)
 	if err != nil {
 		// Answered with 200, so that htmx shows it; the poller keeps
 		// its positions and tries again.
 		d.ReadErr = asAPIError(err)
 		d.Count = shown
-		d.PollURL = r.URL.RequestURI()
+		d.poll(d.Arn, r.FormValue("pos"), r.FormValue("n"))
 		d.Polled = time.Now().UTC().Format("15:04:05")
 		if d.ReadErr.Type == "ResourceNotFoundException" || d.ReadErr.Type == "ValidationException" {
 			d.PollURL = "" // the stream is gone, or this is not one: stop

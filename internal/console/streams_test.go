@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,9 +39,32 @@ func stWrites(e *env, id string) {
 }
 
 var (
-	pollURL  = regexp.MustCompile(`hx-get="([^"]*/stream/records\?[^"]*)"`)
+	pollURL  = regexp.MustCompile(`hx-post="([^"]*/stream/records)" hx-vals="([^"]*)"`)
 	recordRe = regexp.MustCompile(`(?s)<article class="st-rec st-(\w+)[^"]*"[^>]*>.*?</article>`)
 )
+
+// poll is the page's next poll: its path and its form values (hx-vals).
+type poll struct {
+	path string
+	vals url.Values
+}
+
+// pollOf returns the poll of a page or a poll's answer.
+func pollOf(body string) (poll, bool) {
+	m := pollURL.FindStringSubmatch(body)
+	if m == nil {
+		return poll{}, false
+	}
+	var vals map[string]string
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[2])), &vals); err != nil {
+		return poll{}, false
+	}
+	p := poll{path: html.UnescapeString(m[1]), vals: url.Values{}}
+	for k, v := range vals {
+		p.vals.Set(k, v)
+	}
+	return p, true
+}
 
 // stRecords returns the event names of the records a page shows, in
 // its order.
@@ -110,13 +134,13 @@ func TestStream_Poll(t *testing.T) {
 	stTable(e, "NEW_AND_OLD_IMAGES")
 	e.api("PutItem", `{"TableName":"Orders","Item":{"id":{"S":"first"}}}`)
 	_, body := e.get("/console/tables/Orders/stream")
-	next := func(body string) string {
+	next := func(body string) poll {
 		t.Helper()
-		m := pollURL.FindStringSubmatch(body)
-		if m == nil {
-			t.Fatalf("no poll URL in\n%s", body)
+		p, ok := pollOf(body)
+		if !ok {
+			t.Fatalf("no poll in\n%s", body)
 		}
-		return html.UnescapeString(m[1])
+		return p
 	}
 	u := next(body)
 	tests := []struct {
@@ -135,7 +159,7 @@ func TestStream_Poll(t *testing.T) {
 			for _, id := range tc.write {
 				e.api("PutItem", `{"TableName":"Orders","Item":{"id":{"S":"`+id+`"}}}`)
 			}
-			code, body := e.get(u)
+			code, body := e.post(u.path, u.vals)
 			if code != http.StatusOK || strings.Contains(body, "<html") {
 				t.Fatalf("%d, not a fragment:\n%s", code, body)
 			}
@@ -310,7 +334,7 @@ func TestStream_Enable(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "Streams are off for Orders.") || !strings.Contains(body, `action="/console/tables/Orders/stream/enable"`) {
 		t.Fatalf("%d\n%s", code, body)
 	}
-	if strings.Contains(body, "hx-get=") || strings.Contains(body, "Stream ARN") {
+	if strings.Contains(body, "hx-post=") || strings.Contains(body, "Stream ARN") {
 		t.Errorf("a table without a stream shows one:\n%s", body)
 	}
 	// Without the CSRF token nothing changes.
@@ -375,5 +399,55 @@ func TestStream_UnknownTable(t *testing.T) {
 	}
 	if code, body := e.post("/console/tables/Nope/stream/enable", nil); code != http.StatusNotFound || !strings.Contains(body, "ResourceNotFoundException") {
 		t.Errorf("enable on no table: %d\n%s", code, text(body))
+	}
+}
+
+// A stream with hundreds of shards (--stream-shards, or --stream-rollover
+// after a while) has shard positions past the 16 KB a request line and
+// headers may have: the poll sends them in a POST's body, and keeps
+// bringing the records.
+func TestStream_PollManyShards(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{StreamShards: 600})
+	stTable(e, "KEYS_ONLY")
+	put := func(from, to int) {
+		for i := from; i < to; i++ {
+			e.api("PutItem", `{"TableName":"Orders","Item":{"id":{"S":"order-`+strconv.Itoa(i)+`"}}}`)
+		}
+	}
+	put(0, 1500)
+	_, body := e.get("/console/tables/Orders/stream")
+	p, ok := pollOf(body)
+	if !ok {
+		t.Fatalf("no poll in\n%.3000s", body)
+	}
+	tests := []struct {
+		name    string
+		writes  int
+		summary string
+	}{
+		{"the second 500", 0, "1000 records"},
+		{"the last 500", 0, "1500 records"},
+		{"nothing new", 0, "1500 records"},
+		{"one more, positions past 16 KB", 1, "1501 records"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			put(1500, 1500+tc.writes)
+			if tc.writes > 0 {
+				if n := len(p.vals.Get("pos")); n <= 16<<10 {
+					t.Fatalf("positions are %d bytes, want past 16 KB", n)
+				}
+				if code, _ := e.get(p.path + "?" + p.vals.Encode()); code != http.StatusBadRequest {
+					t.Errorf("as a GET's query: %d, want the server's 400 for a request line past 16 KB", code)
+				}
+			}
+			code, body := e.post(p.path, p.vals)
+			if code != http.StatusOK || !strings.Contains(text(body), tc.summary) {
+				t.Fatalf("%d, want %q in\n%.2000s", code, tc.summary, text(body))
+			}
+			if p, ok = pollOf(body); !ok {
+				t.Fatalf("the poll stops:\n%.2000s", body)
+			}
+		})
 	}
 }

@@ -67,10 +67,10 @@ func CellOf(v json.RawMessage) Cell {
 		}
 		c.Text = "{" + strings.Join(parts, ", ") + "}"
 	default:
-		b, _ := json.Marshal(plain)
+		b, _ := marshalText(plain, false)
 		c.Text = string(b)
 	}
-	full, _ := json.MarshalIndent(plain, "", "  ")
+	full, _ := marshalText(plain, true)
 	c.Full = string(full)
 	if utf8.RuneCountInString(c.Text) > CellMax {
 		r := []rune(c.Text)
@@ -78,6 +78,23 @@ func CellOf(v json.RawMessage) Cell {
 		c.Cut = true
 	}
 	return c
+}
+
+// marshalText is json.Marshal (json.MarshalIndent with two spaces when
+// indent) without the escapes of <, > and & that make JSON safe inside
+// HTML: the console's JSON is text that html/template escapes where it is
+// shown, so a value "a&b" reads a&b, not a\u0026b.
+func marshalText(v any, indent bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // splitAV returns the type and the raw value of one AttributeValue.
@@ -207,7 +224,7 @@ func ItemFromPlain(text []byte) (Item, error) {
 
 func avOfPlain(v any) json.RawMessage {
 	wrap := func(t string, x any) json.RawMessage {
-		b, _ := json.Marshal(map[string]any{t: x})
+		b, _ := marshalText(map[string]any{t: x}, false)
 		return b
 	}
 	switch x := v.(type) {
