@@ -235,7 +235,9 @@ func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/console/", http.StatusSeeOther)
 		return
 	}
-	c.render(w, r, http.StatusOK, "login", loginData{Next: safeNext(r.URL.Query().Get("next"))})
+	pd := c.page(r, "Sign in", "", loginData{Next: safeNext(r.URL.Query().Get("next"))})
+	pd.Bare = true
+	c.render(w, r, http.StatusOK, "login", pd)
 }
 
 type loginData struct {
@@ -268,8 +270,10 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	k, ok := c.opts.Keys.Lookup(id)
 	if !ok || subtle.ConstantTimeCompare([]byte(k.SecretAccessKey), []byte(secret)) != 1 {
 		c.log.Info("console: sign-in refused", "access_key_id", id)
-		c.render(w, r, http.StatusUnauthorized, "login", loginData{Next: next, AccessKeyID: id,
+		pd := c.page(r, "Sign in", "", loginData{Next: next, AccessKeyID: id,
 			Error: "The access key id or secret access key is not one of the server's --credentials."})
+		pd.Bare = true
+		c.render(w, r, http.StatusUnauthorized, "login", pd)
 		return
 	}
 	if ck, err := r.Cookie(sessionCookie); err == nil {

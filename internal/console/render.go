@@ -53,6 +53,9 @@ type pageData struct {
 	SignedIn string
 	// Design and Throttle say which optional pages exist.
 	Design, Throttle bool
+	// Bare leaves the navigation out (the sign-in page: every link
+	// would lead back to it).
+	Bare bool
 	// Data is the page's own value.
 	Data any
 }

@@ -253,24 +253,28 @@ func avOfPlain(v any) json.RawMessage {
 }
 
 // Columns returns the attribute names of items in the order a table of
-// them shows: the key attributes given first (those present), then every
-// other name, sorted.
+// them shows: the key attributes given first, then every other name,
+// sorted. Only names some item has are columns, keys included: a
+// projection that leaves the key out gets no empty key column.
 func Columns(items []Item, keys ...string) []string {
+	present := map[string]bool{}
+	for _, it := range items {
+		for k := range it {
+			present[k] = true
+		}
+	}
 	seen := map[string]bool{}
 	var cols []string
 	for _, k := range keys {
-		if k != "" && !seen[k] {
+		if present[k] && !seen[k] {
 			seen[k] = true
 			cols = append(cols, k)
 		}
 	}
 	var rest []string
-	for _, it := range items {
-		for k := range it {
-			if !seen[k] {
-				seen[k] = true
-				rest = append(rest, k)
-			}
+	for k := range present {
+		if !seen[k] {
+			rest = append(rest, k)
 		}
 	}
 	sort.Strings(rest)

@@ -73,4 +73,11 @@ func TestColumns(t *testing.T) {
 	if got != "PK,SK,a,b" {
 		t.Errorf("Columns = %s", got)
 	}
+	// A projection without the sort key: no empty SK column.
+	if got := strings.Join(console.Columns([]console.Item{{"PK": nil, "a": nil}}, "PK", "SK"), ","); got != "PK,a" {
+		t.Errorf("Columns without SK = %s", got)
+	}
+	if got := console.Columns(nil, "PK"); len(got) != 0 {
+		t.Errorf("Columns of no items = %v", got)
+	}
 }
