@@ -376,6 +376,12 @@ func TestTablePage_Errors(t *testing.T) {
 		{"bad page size", "/console/tables/Films?limit=ten", http.StatusBadRequest, []string{"The page size &#34;ten&#34; is not a whole number."}},
 		{"bad paging stack", "/console/tables/Films?p=%25%25", http.StatusBadRequest, []string{"The paging position (p)"}},
 		{"bad BOOL", "/console/tables/Films?fa=x&fo=%3D&ft=BOOL&fv=maybe", http.StatusBadRequest, []string{"a BOOL value is true or false"}},
+		// base64url of {"a":1} and of [1]: JSON, but no list of keys.
+		{"paging stack of an object", "/console/tables/Films?p=eyJhIjoxfQ", http.StatusBadRequest, []string{"The paging position (p) in the address does not decode: it is not a list of keys."}},
+		{"paging stack of numbers", "/console/tables/Films?p=WzFd", http.StatusBadRequest, []string{"does not decode: it is not a list of keys."}},
+		{"skip not a number", "/console/tables/Films?p=W3t9XQ&skip=x", http.StatusBadRequest, []string{"The paging position (skip=&#34;x&#34;)"}},
+		{"skip below 0", "/console/tables/Films?p=W3t9XQ&skip=-1", http.StatusBadRequest, []string{"The paging position (skip=&#34;-1&#34;)"}},
+		{"skip without p", "/console/tables/Films?skip=3", http.StatusBadRequest, []string{"The paging position (skip=&#34;3&#34;)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -387,6 +393,101 @@ func TestTablePage_Errors(t *testing.T) {
 				if !strings.Contains(body, w) {
 					t.Errorf("the page lacks %q:\n%s", w, body)
 				}
+			}
+		})
+	}
+}
+
+// TestTablePage_LongPaging: paging on through many pages keeps every
+// link under the server's 16 KB limit on a request's line and headers
+// (server.MaxHeaderBytes), which a paging stack of every page's key
+// passed after a few hundred pages (or a few dozen of long keys): the
+// oldest keys are dropped, the page number stays right, Back goes back
+// as far as the keys kept, and the first page is a link.
+func TestTablePage_LongPaging(t *testing.T) {
+	tests := []struct {
+		name         string
+		keyLen       int
+		items, limit int
+	}{
+		{"short keys, a page an item", 60, 300, 1},
+		{"long keys", 1000, 60, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, console.Options{}, engine.Options{})
+			e.api("CreateTable", `{"TableName":"Pages","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+			for i := range tc.items {
+				pk := fmt.Sprintf("%06d#%s", i, strings.Repeat("k", tc.keyLen-7))
+				e.api("PutItem", fmt.Sprintf(`{"TableName":"Pages","Item":{"pk":{"S":%q}}}`, pk))
+			}
+			seen := map[string]bool{}
+			var pages []string // each page's URL
+			var keys [][]string
+			u := fmt.Sprintf("/console/tables/Pages?limit=%d", tc.limit)
+			for u != "" {
+				if len(u) > 12<<10 {
+					t.Fatalf("page %d's link is %d bytes long", len(pages)+1, len(u))
+				}
+				code, body := e.get(u)
+				if code != http.StatusOK {
+					t.Fatalf("page %d: %d %s", len(pages)+1, code, body)
+				}
+				if want := fmt.Sprintf("Page %d<", len(pages)+1); !strings.Contains(body, want) {
+					t.Fatalf("page %d does not say %q", len(pages)+1, want)
+				}
+				var ks []string
+				for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+					q, _ := url.QueryUnescape(html.UnescapeString(m[1]))
+					if seen[q] {
+						t.Fatalf("page %d shows %s again", len(pages)+1, q)
+					}
+					seen[q] = true
+					ks = append(ks, q)
+				}
+				pages, keys = append(pages, u), append(keys, ks)
+				u = link(t, nextLink, body)
+			}
+			if len(seen) != tc.items {
+				t.Fatalf("%d items shown, want %d", len(seen), tc.items)
+			}
+			// Back from the last page, as far as it goes, shows each
+			// page before; the first page link leads to page 1.
+			last := len(pages) - 1
+			_, body := e.get(pages[last])
+			if !strings.Contains(body, `id="r-back-far"`) && link(t, backLink, body) == "" {
+				t.Fatal("the last page has neither Back nor a word on it")
+			}
+			back := 0
+			for i := last; i >= 1; i-- {
+				b := link(t, backLink, body)
+				if b == "" {
+					break
+				}
+				back++
+				_, body = e.get(b)
+				var ks []string
+				for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+					q, _ := url.QueryUnescape(html.UnescapeString(m[1]))
+					ks = append(ks, q)
+				}
+				if !reflect.DeepEqual(ks, keys[i-1]) || !strings.Contains(body, fmt.Sprintf("Page %d<", i)) {
+					t.Fatalf("Back from page %d: other items than page %d's", i+1, i)
+				}
+			}
+			if back < 3 {
+				t.Errorf("Back goes back %d pages only", back)
+			}
+			_, body = e.get(pages[last])
+			first := regexp.MustCompile(`id="r-first" href="([^"]+)"|href="([^"]+)" id="r-first"`).FindStringSubmatch(body)
+			if first == nil {
+				t.Fatal("the last page has no first page link")
+			}
+			_, body = e.get(html.UnescapeString(first[1] + first[2]))
+			if !strings.Contains(body, "Page 1<") {
+				t.Error("the first page link leads elsewhere")
 			}
 		})
 	}
