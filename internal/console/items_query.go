@@ -225,6 +225,8 @@ func (f itemsForm) values() url.Values {
 // itemsRequest is a Scan or Query request as the console sends it (API
 // reference: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 // and API_Scan.html), its members in the order a reader looks for them.
+// Limit is sent as given, 0 too, for DynamoDB to refuse (left out, a page
+// size of 0 would read pages of up to 1 MB).
 type itemsRequest struct {
 	TableName                 string
 	IndexName                 string                     `json:",omitempty"`
@@ -234,9 +236,9 @@ type itemsRequest struct {
 	ExpressionAttributeNames  map[string]string          `json:",omitempty"`
 	ExpressionAttributeValues map[string]json.RawMessage `json:",omitempty"`
 	ScanIndexForward          *bool                      `json:",omitempty"`
-	Limit                     int                        `json:",omitempty"`
-	ExclusiveStartKey         Item                       `json:",omitempty"`
-	ReturnConsumedCapacity    string                     `json:",omitempty"`
+	Limit                     int
+	ExclusiveStartKey         Item   `json:",omitempty"`
+	ReturnConsumedCapacity    string `json:",omitempty"`
 }
 
 // itemsKeys are the key attributes of the table or index read, and the

@@ -373,6 +373,9 @@ func TestTablePage_Errors(t *testing.T) {
 			[]string{"ValidationException", "Filter Expression can only contain non-primary key attributes", `name="fa" value="title"`, `name="pk" id="q-pk" value="2001"`}},
 		{"a number that is not", "/console/tables/Films?op=query&pk=abc", http.StatusBadRequest,
 			[]string{"ValidationException", `value="abc"`}},
+		// Limit 0 is DynamoDB's to refuse, not a page without a Limit.
+		{"page size 0", "/console/tables/Films?limit=0", http.StatusBadRequest,
+			[]string{"ValidationException", "Value &#39;0&#39; at &#39;limit&#39; failed to satisfy constraint", `id="q-limit" size="5" inputmode="numeric" value="0"`}},
 		{"bad page size", "/console/tables/Films?limit=ten", http.StatusBadRequest, []string{"The page size &#34;ten&#34; is not a whole number."}},
 		{"bad paging stack", "/console/tables/Films?p=%25%25", http.StatusBadRequest, []string{"The paging position (p)"}},
 		{"bad BOOL", "/console/tables/Films?fa=x&fo=%3D&ft=BOOL&fv=maybe", http.StatusBadRequest, []string{"a BOOL value is true or false"}},
