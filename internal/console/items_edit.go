@@ -269,6 +269,9 @@ func itemParseText(text, view string) (Item, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, fmt.Errorf("the item is empty: write a JSON object, such as {\"pk\": \"a\"}")
 	}
+	if name, at := itemsDuplicateName(text); name != "" {
+		return nil, fmt.Errorf("the name %q appears twice in %s: JSON would keep the last silently, so keep one", name, at)
+	}
 	if view == "ddb" {
 		item, err := itemParseDynamoDB(text)
 		if err != nil {
@@ -287,6 +290,63 @@ func itemParseText(text, view string) (Item, error) {
 	return item, nil
 }
 
+// itemsDuplicateName returns the first member name that a JSON object
+// of text has twice, and where ("the item", "attribute a.b[0]"); "" when
+// none does, or when text is not JSON (its parser says what is wrong).
+func itemsDuplicateName(text string) (name, at string) {
+	type level struct {
+		names map[string]bool // an object's names; nil for an array
+		key   bool            // an object's next token is a name
+		path  string
+		n     int // an array's elements so far
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	var stack []*level
+	member := ""
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", ""
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if s, ok := tok.(string); ok && top != nil && top.names != nil && top.key {
+			if top.names[s] {
+				if top.path == "" {
+					return s, "the item"
+				}
+				return s, "attribute " + top.path
+			}
+			top.names[s], top.key, member = true, false, s
+			continue
+		}
+		// tok is a value, or the end of an object or array.
+		path := ""
+		if top != nil && top.names != nil {
+			path, top.key = member, true
+			if top.path != "" {
+				path = top.path + "." + member
+			}
+		} else if top != nil {
+			path = fmt.Sprintf("%s[%d]", top.path, top.n)
+			top.n++
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{names: map[string]bool{}, key: true, path: path})
+		case json.Delim('['):
+			stack = append(stack, &level{path: path})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return "", ""
+			}
+		}
+	}
+}
+
 // itemParseDynamoDB reads an item in DynamoDB JSON (each attribute one
 // {"TYPE": value}), its numbers' text kept.
 func itemParseDynamoDB(text string) (Item, error) {
@@ -295,7 +355,7 @@ func itemParseDynamoDB(text string) (Item, error) {
 	if err := dec.Decode(&item); err != nil {
 		return nil, itemsJSONError(text, err)
 	}
-	if dec.More() {
+	if jsonEnd(dec) != nil {
 		return nil, fmt.Errorf("text follows the JSON object")
 	}
 	if item == nil {
