@@ -495,3 +495,75 @@ func TestTablePage_LongPaging(t *testing.T) {
 		})
 	}
 }
+
+// TestTablePage_ManyAttributeNames: a page's table is its items times
+// their different attribute names, which for items that each have names
+// of their own grew as the square of the page size (3,000 items: a
+// 180 MB page and 1.5 GB of the server's memory). The columns are
+// bounded, the keys kept, and of the other names those most items have;
+// the page says how many it left out.
+func TestTablePage_ManyAttributeNames(t *testing.T) {
+	tests := []struct {
+		name        string
+		items       int
+		common      bool // every item also has attribute "common"
+		limit       int
+		columns     int // the page's columns, the keys among them
+		hiddenWords string
+	}{
+		{"a name an item, a page of 3000", 3000, false, 3000, 66, "2935 of the 3001 attribute names"},
+		{"a name an item and a common one", 500, true, 500, 200, "302 of the 502 attribute names"},
+		{"few names", 40, true, 50, 42, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, console.Options{}, engine.Options{})
+			e.api("CreateTable", `{"TableName":"Sparse","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+			for b := 0; b < tc.items; b += 25 {
+				var puts []string
+				for i := b; i < min(b+25, tc.items); i++ {
+					common := ""
+					if tc.common {
+						common = `,"common":{"S":"c"}`
+					}
+					puts = append(puts, fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%05d"},"a%05d":{"N":"1"}%s}}}`, i, i, common))
+				}
+				e.api("BatchWriteItem", `{"RequestItems":{"Sparse":[`+strings.Join(puts, ",")+`]}}`)
+			}
+			code, body := e.get(fmt.Sprintf("/console/tables/Sparse?limit=%d", tc.limit))
+			if code != http.StatusOK {
+				t.Fatalf("%d %s", code, body)
+			}
+			if n := len(shownKeysOf(body)); n != tc.items {
+				t.Errorf("%d items shown, want %d", n, tc.items)
+			}
+			if n := strings.Count(body, `<th scope="col">`); n != tc.columns {
+				t.Errorf("%d columns, want %d", n, tc.columns)
+			}
+			if !strings.Contains(body, `<th scope="col">pk</th>`) {
+				t.Error("the key column is left out")
+			}
+			if tc.common && !strings.Contains(body, `<th scope="col">common</th>`) {
+				t.Error("the name every item has is left out")
+			}
+			note := strings.Contains(body, `id="columns-hidden"`)
+			if tc.hiddenWords == "" && note || tc.hiddenWords != "" && !strings.Contains(body, tc.hiddenWords) {
+				t.Errorf("the page says %q about hidden columns, want %q", text(regexp.MustCompile(`(?s)<p class="muted" id="columns-hidden">.*?</p>`).FindString(body)), tc.hiddenWords)
+			}
+			if len(body) > 8<<20 {
+				t.Errorf("the page is %d bytes", len(body))
+			}
+		})
+	}
+}
+
+// shownKeysOf returns the keys of the open links of a page.
+func shownKeysOf(body string) []string {
+	var keys []string
+	for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
+}
