@@ -22,8 +22,9 @@ import (
 // A new item (new, duplicate) is put with ConditionExpression
 // attribute_not_exists(PK), so that it cannot overwrite an item by
 // mistake; an edited item is put as it is, and if its key was changed
-// the PutItem wrote another item (the old one stays), which the page
-// says.
+// the PutItem writes another item (the old one stays), which the page
+// says: with the same condition, so that the edit cannot overwrite the
+// item that has the new key.
 
 // itemPageData is the editor's data.
 type itemPageData struct {
@@ -199,7 +200,8 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 	}
 	k := d.Header.Keys
 	req := map[string]any{"TableName": d.Header.Name, "Item": item, "ReturnConsumedCapacity": "TOTAL"}
-	if d.Mode != "edit" {
+	newKey, _ := itemKeyOf(item, k)
+	if d.Mode != "edit" || !itemSameKey(d.Key, newKey) {
 		req["ConditionExpression"] = "attribute_not_exists(#pk)"
 		req["ExpressionAttributeNames"] = map[string]string{"#pk": k.PK}
 	}
@@ -209,7 +211,6 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 		d.Err = itemsAPIError(err)
 		return itemsStatusOf(d.Err)
 	}
-	newKey, _ := itemKeyOf(item, k)
 	keyText := itemsCompactJSON(newKey)
 	switch {
 	case d.Mode != "edit":

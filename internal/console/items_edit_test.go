@@ -327,3 +327,35 @@ func TestItemEditor_Errors(t *testing.T) {
 		}
 	}
 }
+
+// TestItemEditor_EditKeyOntoAnother: editing an item's key to the key of
+// another item wrote over that item, while the page said a new item was
+// written. A changed key is put only if it is free, as a new item is;
+// the same key is put as it is.
+func TestItemEditor_EditKeyOntoAnother(t *testing.T) {
+	penKey := `{"id":{"S":"pen"},"n":{"N":"2"}}`
+	tests := []struct {
+		name, text string
+		code       int
+		want       string
+	}{
+		{"onto another item", `{"id": "pen", "n": 2, "color": "book's"}`, http.StatusBadRequest, "ConditionalCheckFailedException"},
+		{"onto a free key", `{"id": "pen", "n": 3, "color": "book's"}`, http.StatusOK, "The key changed, so PutItem wrote a new item"},
+		{"the same key", `{"id": "book", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := shelfEnv(t)
+			code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"edit"}, "key": {bookKey}, "view": {"plain"}, "text": {tc.text}, "action": {"save"}})
+			if code != tc.code || !strings.Contains(body, tc.want) {
+				t.Errorf("%d, want %d and %q:\n%s", code, tc.code, tc.want, text(body))
+			}
+			if got, want := getRaw(t, e, penKey)["color"], `{"S":"<blue> & \"red\""}`; got != want {
+				t.Errorf("pen's color is %s, want %s", got, want)
+			}
+			if getRaw(t, e, bookKey) == nil {
+				t.Error("the edited item is gone")
+			}
+		})
+	}
+}
