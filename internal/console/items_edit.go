@@ -451,10 +451,27 @@ func itemEmptyValue(t string) json.RawMessage {
 	return json.RawMessage(`{"S":""}`)
 }
 
-// itemSameKey says key text a (compact DynamoDB JSON) is key b.
+// itemSameKey says key text a (DynamoDB JSON) is key b: the same
+// attributes and values, however their JSON escapes them (an item read
+// from the plain view has < as \u003c, its key parameter as <).
 func itemSameKey(a string, b Item) bool {
 	ka, err := itemParseDynamoDB(a)
-	return err == nil && itemsCompactJSON(ka) == itemsCompactJSON(b)
+	if err != nil {
+		return false
+	}
+	ca, cb := itemsCanonicalJSON(ka), itemsCanonicalJSON(b)
+	return ca != "" && ca == cb
+}
+
+// itemsCanonicalJSON is item as JSON text of one spelling: names sorted,
+// strings escaped alike; "" if it is not JSON.
+func itemsCanonicalJSON(item Item) string {
+	var v any
+	if json.Unmarshal([]byte(itemsCompactJSON(item)), &v) != nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // itemsCompactJSON is v as compact JSON, names sorted, <, > and & as they are.

@@ -331,29 +331,34 @@ func TestItemEditor_Errors(t *testing.T) {
 // TestItemEditor_EditKeyOntoAnother: editing an item's key to the key of
 // another item wrote over that item, while the page said a new item was
 // written. A changed key is put only if it is free, as a new item is;
-// the same key is put as it is.
+// the same key is put as it is, however its JSON escapes it.
 func TestItemEditor_EditKeyOntoAnother(t *testing.T) {
-	penKey := `{"id":{"S":"pen"},"n":{"N":"2"}}`
+	const ampKey = `{"id":{"S":"<a & b>"},"n":{"N":"1"}}`
 	tests := []struct {
-		name, text string
-		code       int
-		want       string
+		name, key, view, text string
+		code                  int
+		want                  string
 	}{
-		{"onto another item", `{"id": "pen", "n": 2, "color": "book's"}`, http.StatusBadRequest, "ConditionalCheckFailedException"},
-		{"onto a free key", `{"id": "pen", "n": 3, "color": "book's"}`, http.StatusOK, "The key changed, so PutItem wrote a new item"},
-		{"the same key", `{"id": "book", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+		{"onto another item", bookKey, "plain", `{"id": "pen", "n": 2, "color": "book's"}`, http.StatusBadRequest, "ConditionalCheckFailedException"},
+		{"onto a free key", bookKey, "plain", `{"id": "pen", "n": 3, "color": "book's"}`, http.StatusOK, "The key changed, so PutItem wrote a new item"},
+		{"the same key", bookKey, "plain", `{"id": "book", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+		// The key parameter has <, > and & as they are, the plain view's
+		// item has them as \u003c...: the same key all the same.
+		{"the same key with <, > and &", ampKey, "plain", `{"id": "<a & b>", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+		{"the same key, escaped", ampKey, "ddb", `{"id": {"S": "\u003ca \u0026 b\u003e"}, "n": {"N": "1"}}`, http.StatusOK, "Saved."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := shelfEnv(t)
-			code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"edit"}, "key": {bookKey}, "view": {"plain"}, "text": {tc.text}, "action": {"save"}})
+			e.api("PutItem", `{"TableName":"Shelf","Item":`+ampKey+`}`)
+			code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"edit"}, "key": {tc.key}, "view": {tc.view}, "text": {tc.text}, "action": {"save"}})
 			if code != tc.code || !strings.Contains(body, tc.want) {
 				t.Errorf("%d, want %d and %q:\n%s", code, tc.code, tc.want, text(body))
 			}
-			if got, want := getRaw(t, e, penKey)["color"], `{"S":"<blue> & \"red\""}`; got != want {
+			if got, want := getRaw(t, e, `{"id":{"S":"pen"},"n":{"N":"2"}}`)["color"], `{"S":"<blue> & \"red\""}`; got != want {
 				t.Errorf("pen's color is %s, want %s", got, want)
 			}
-			if getRaw(t, e, bookKey) == nil {
+			if getRaw(t, e, tc.key) == nil {
 				t.Error("the edited item is gone")
 			}
 		})
