@@ -125,7 +125,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 	}
 	f := parseItemsForm(r.URL.Query())
 	d := itemsPageData{
-		Header: newItemsHeader(t, "items"), Form: f, PageNo: len(f.Stack) + 1,
+		Header: newItemsHeader(t, "items"), Form: f, PageNo: f.PageNo(),
 		SKOps: itemsSKOps, FilterRows: itemsFilterRows(f),
 	}
 	d.Keys, _ = itemsKeysFor(t, f.Index)
@@ -161,11 +161,13 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		d.Items.Empty = "No items on this page match."
 	}
 	d.Items.Open = itemLinks(path, d.Resp.Items, d.Header.Keys)
-	if len(f.Stack) > 0 {
-		d.BackURL = itemsPageURL(path, base, f.Stack[:len(f.Stack)-1])
+	// Back is the page before, unless its key was dropped from the
+	// stack (itemsMaxStack): then only the first page link leads back.
+	if len(f.Stack) > 1 || (len(f.Stack) == 1 && f.Skipped == 0) {
+		d.BackURL = itemsPageURL(path, base, f.Skipped, f.Stack[:len(f.Stack)-1])
 	}
 	if len(d.Resp.LastEvaluatedKey) > 0 {
-		d.NextURL = itemsPageURL(path, base, append(append([]Item{}, f.Stack...), d.Resp.LastEvaluatedKey))
+		d.NextURL = itemsPageURL(path, base, f.Skipped, append(append([]Item{}, f.Stack...), d.Resp.LastEvaluatedKey))
 	}
 	d.Downloads = itemsDownloadLinks(path, base, "d-")
 	if d.NextURL != "" || d.BackURL != "" {
@@ -173,9 +175,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		for k, l := range base {
 			pv[k] = l
 		}
-		if p := itemsEncodeStack(f.Stack); p != "" {
-			pv.Set("p", p)
-		}
+		setPaging(pv, f.Skipped, f.Stack)
 		d.PageDownloads = itemsDownloadLinks(path, pv, "dp-")
 	}
 	c.render(w, r, status, "table", c.page(r, name, "tables", d))
@@ -206,15 +206,14 @@ func itemsAPIError(err error) *APIError {
 	return &APIError{Type: "Error", Message: err.Error()}
 }
 
-// itemsPageURL is the link to the page whose paging stack is stack.
-func itemsPageURL(path string, base url.Values, stack []Item) string {
+// itemsPageURL is the link to the page whose paging position is
+// skipped, stack (see setPaging).
+func itemsPageURL(path string, base url.Values, skipped int, stack []Item) string {
 	v := url.Values{}
 	for k, l := range base {
 		v[k] = l
 	}
-	if p := itemsEncodeStack(stack); p != "" {
-		v.Set("p", p)
-	}
+	setPaging(v, skipped, stack)
 	return path + "?" + v.Encode()
 }
 

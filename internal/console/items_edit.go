@@ -22,8 +22,9 @@ import (
 // A new item (new, duplicate) is put with ConditionExpression
 // attribute_not_exists(PK), so that it cannot overwrite an item by
 // mistake; an edited item is put as it is, and if its key was changed
-// the PutItem wrote another item (the old one stays), which the page
-// says.
+// the PutItem writes another item (the old one stays), which the page
+// says: with the same condition, so that the edit cannot overwrite the
+// item that has the new key.
 
 // itemPageData is the editor's data.
 type itemPageData struct {
@@ -199,7 +200,8 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 	}
 	k := d.Header.Keys
 	req := map[string]any{"TableName": d.Header.Name, "Item": item, "ReturnConsumedCapacity": "TOTAL"}
-	if d.Mode != "edit" {
+	newKey, _ := itemKeyOf(item, k)
+	if d.Mode != "edit" || !itemSameKey(d.Key, newKey) {
 		req["ConditionExpression"] = "attribute_not_exists(#pk)"
 		req["ExpressionAttributeNames"] = map[string]string{"#pk": k.PK}
 	}
@@ -209,7 +211,6 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 		d.Err = itemsAPIError(err)
 		return itemsStatusOf(d.Err)
 	}
-	newKey, _ := itemKeyOf(item, k)
 	keyText := itemsCompactJSON(newKey)
 	switch {
 	case d.Mode != "edit":
@@ -269,6 +270,9 @@ func itemParseText(text, view string) (Item, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, fmt.Errorf("the item is empty: write a JSON object, such as {\"pk\": \"a\"}")
 	}
+	if name, at := itemsDuplicateName(text); name != "" {
+		return nil, fmt.Errorf("the name %q appears twice in %s: JSON would keep the last silently, so keep one", name, at)
+	}
 	if view == "ddb" {
 		item, err := itemParseDynamoDB(text)
 		if err != nil {
@@ -287,6 +291,63 @@ func itemParseText(text, view string) (Item, error) {
 	return item, nil
 }
 
+// itemsDuplicateName returns the first member name that a JSON object
+// of text has twice, and where ("the item", "attribute a.b[0]"); "" when
+// none does, or when text is not JSON (its parser says what is wrong).
+func itemsDuplicateName(text string) (name, at string) {
+	type level struct {
+		names map[string]bool // an object's names; nil for an array
+		key   bool            // an object's next token is a name
+		path  string
+		n     int // an array's elements so far
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	var stack []*level
+	member := ""
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", ""
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if s, ok := tok.(string); ok && top != nil && top.names != nil && top.key {
+			if top.names[s] {
+				if top.path == "" {
+					return s, "the item"
+				}
+				return s, "attribute " + top.path
+			}
+			top.names[s], top.key, member = true, false, s
+			continue
+		}
+		// tok is a value, or the end of an object or array.
+		path := ""
+		if top != nil && top.names != nil {
+			path, top.key = member, true
+			if top.path != "" {
+				path = top.path + "." + member
+			}
+		} else if top != nil {
+			path = fmt.Sprintf("%s[%d]", top.path, top.n)
+			top.n++
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{names: map[string]bool{}, key: true, path: path})
+		case json.Delim('['):
+			stack = append(stack, &level{path: path})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return "", ""
+			}
+		}
+	}
+}
+
 // itemParseDynamoDB reads an item in DynamoDB JSON (each attribute one
 // {"TYPE": value}), its numbers' text kept.
 func itemParseDynamoDB(text string) (Item, error) {
@@ -295,7 +356,7 @@ func itemParseDynamoDB(text string) (Item, error) {
 	if err := dec.Decode(&item); err != nil {
 		return nil, itemsJSONError(text, err)
 	}
-	if dec.More() {
+	if jsonEnd(dec) != nil {
 		return nil, fmt.Errorf("text follows the JSON object")
 	}
 	if item == nil {
@@ -390,10 +451,27 @@ func itemEmptyValue(t string) json.RawMessage {
 	return json.RawMessage(`{"S":""}`)
 }
 
-// itemSameKey says key text a (compact DynamoDB JSON) is key b.
+// itemSameKey says key text a (DynamoDB JSON) is key b: the same
+// attributes and values, however their JSON escapes them (an item read
+// from the plain view has < as \u003c, its key parameter as <).
 func itemSameKey(a string, b Item) bool {
 	ka, err := itemParseDynamoDB(a)
-	return err == nil && itemsCompactJSON(ka) == itemsCompactJSON(b)
+	if err != nil {
+		return false
+	}
+	ca, cb := itemsCanonicalJSON(ka), itemsCanonicalJSON(b)
+	return ca != "" && ca == cb
+}
+
+// itemsCanonicalJSON is item as JSON text of one spelling: names sorted,
+// strings escaped alike; "" if it is not JSON.
+func itemsCanonicalJSON(item Item) string {
+	var v any
+	if json.Unmarshal([]byte(itemsCompactJSON(item)), &v) != nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // itemsCompactJSON is v as compact JSON, names sorted, <, > and & as they are.

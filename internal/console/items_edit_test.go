@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -272,6 +273,34 @@ func TestItemEditor_Errors(t *testing.T) {
 		{"delete without a key", "POST", "/console/tables/Shelf/item",
 			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{}`}, "action": {"delete-confirm"}},
 			http.StatusBadRequest, []string{"There is no saved item to delete"}},
+		// What follows the object is not dropped unsaid (json.Decoder.More
+		// passes a stray } or ]); none of these items is written.
+		{"a stray brace after the item", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{"id": "stray", "n": 1}}`}},
+			http.StatusBadRequest, []string{"The text is not an item in plain JSON: not one JSON object: text follows it."}},
+		{"a stray bracket after the item", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": {"S": "stray"}, "n": {"N": "2"}}]`}},
+			http.StatusBadRequest, []string{"The text is not an item in DynamoDB JSON: text follows the JSON object."}},
+		{"a stray brace after the key parameter", "GET", editorPath(bookKey+"}", ""), nil,
+			http.StatusBadRequest, []string{"The key parameter is not an item key in DynamoDB JSON: text follows the JSON object"}},
+		// A name given twice would lose one of its values unsaid.
+		{"an attribute twice", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{"id": "stray", "n": 3, "size": "L", "size": "XL"}`}},
+			http.StatusBadRequest, []string{"The name &#34;size&#34; appears twice in the item: JSON would keep the last silently, so keep one."}},
+		{"a map member twice", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{"id": "stray", "n": 4, "l": [1, {"a": {"b": 1, "b": 2}}]}`}},
+			http.StatusBadRequest, []string{"The name &#34;b&#34; appears twice in attribute l[1].a:"}},
+		{"a type twice", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": {"S": "stray"}, "n": {"N": "5", "N": "6"}}`}},
+			http.StatusBadRequest, []string{"The name &#34;N&#34; appears twice in attribute n:"}},
+		// The words of a value of the wrong JSON type are the console's,
+		// not Go's.
+		{"an S that is a number", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": {"S": 1}, "n": {"N": "7"}}`}},
+			http.StatusBadRequest, []string{"attribute &#34;id&#34;: S wants a string, not a JSON number"}},
+		{"an attribute that is no object", "POST", "/console/tables/Shelf/item",
+			url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": "stray", "n": {"N": "8"}}`}},
+			http.StatusBadRequest, []string{"attribute &#34;id&#34;: an AttributeValue is a JSON object, not a JSON string"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,6 +318,48 @@ func TestItemEditor_Errors(t *testing.T) {
 				if !strings.Contains(body, w) {
 					t.Errorf("the page lacks %q:\n%s", w, body)
 				}
+			}
+		})
+	}
+	for n := 1; n <= 8; n++ {
+		if item := getRaw(t, e, fmt.Sprintf(`{"id":{"S":"stray"},"n":{"N":"%d"}}`, n)); item != nil {
+			t.Errorf("an item was written from a refused text: %v", item)
+		}
+	}
+}
+
+// TestItemEditor_EditKeyOntoAnother: editing an item's key to the key of
+// another item wrote over that item, while the page said a new item was
+// written. A changed key is put only if it is free, as a new item is;
+// the same key is put as it is, however its JSON escapes it.
+func TestItemEditor_EditKeyOntoAnother(t *testing.T) {
+	const ampKey = `{"id":{"S":"<a & b>"},"n":{"N":"1"}}`
+	tests := []struct {
+		name, key, view, text string
+		code                  int
+		want                  string
+	}{
+		{"onto another item", bookKey, "plain", `{"id": "pen", "n": 2, "color": "book's"}`, http.StatusBadRequest, "ConditionalCheckFailedException"},
+		{"onto a free key", bookKey, "plain", `{"id": "pen", "n": 3, "color": "book's"}`, http.StatusOK, "The key changed, so PutItem wrote a new item"},
+		{"the same key", bookKey, "plain", `{"id": "book", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+		// The key parameter has <, > and & as they are, the plain view's
+		// item has them as \u003c...: the same key all the same.
+		{"the same key with <, > and &", ampKey, "plain", `{"id": "<a & b>", "n": 1, "color": "green"}`, http.StatusOK, "Saved."},
+		{"the same key, escaped", ampKey, "ddb", `{"id": {"S": "\u003ca \u0026 b\u003e"}, "n": {"N": "1"}}`, http.StatusOK, "Saved."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := shelfEnv(t)
+			e.api("PutItem", `{"TableName":"Shelf","Item":`+ampKey+`}`)
+			code, body := e.post("/console/tables/Shelf/item", url.Values{"mode": {"edit"}, "key": {tc.key}, "view": {tc.view}, "text": {tc.text}, "action": {"save"}})
+			if code != tc.code || !strings.Contains(body, tc.want) {
+				t.Errorf("%d, want %d and %q:\n%s", code, tc.code, tc.want, text(body))
+			}
+			if got, want := getRaw(t, e, `{"id":{"S":"pen"},"n":{"N":"2"}}`)["color"], `{"S":"<blue> & \"red\""}`; got != want {
+				t.Errorf("pen's color is %s, want %s", got, want)
+			}
+			if getRaw(t, e, tc.key) == nil {
+				t.Error("the edited item is gone")
 			}
 		})
 	}

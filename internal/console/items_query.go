@@ -23,12 +23,21 @@ import (
 // between begins_with, "" none), sk, sk2, filter rows as parallel lists
 // fa (attribute; a.b is a nested path), fo (operator), ft (the value's
 // type), fv, fv2; proj (attributes, comma-separated), order (asc, desc),
-// limit (the page size) and p (the paging stack: base64url JSON of the
-// ExclusiveStartKeys of the pages before, the last one this page's).
+// limit (the page size), p (the paging stack: base64url JSON of the
+// ExclusiveStartKeys of the pages before, the last one this page's) and
+// skip (how many pages before the stack's first were dropped from it, to
+// keep the address short: see itemsMaxStack).
 
 // itemsDefaultLimit is the page size when none is given, as DynamoDB's
 // console (50 items a page).
 const itemsDefaultLimit = 50
+
+// itemsMaxStack is the most characters of a paging link's p: past it the
+// oldest keys are dropped (counted in skip), so that paging on through a
+// large table keeps its links under the server's 16 KB limit on a
+// request's line and headers. Back then goes back as far as the keys
+// kept; the first page is a link of its own.
+const itemsMaxStack = 8 << 10
 
 // itemsForm is the query builder's state.
 type itemsForm struct {
@@ -44,6 +53,8 @@ type itemsForm struct {
 	Stack          []Item
 	LimitErr, PErr string
 	IndexChanged   bool
+	// Skipped is how many pages came before Stack's first (skip).
+	Skipped int
 }
 
 // itemsFilter is one row of the filter: attribute, operator, the value's
@@ -115,7 +126,38 @@ func parseItemsForm(q url.Values) itemsForm {
 			f.Stack = stack
 		}
 	}
+	if s := q.Get("skip"); s != "" && f.PErr == "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || len(f.Stack) == 0 {
+			f.PErr = fmt.Sprintf("The paging position (skip=%q) in the address is not a count of pages before p. Start again from the first page.", s)
+		} else {
+			f.Skipped = n
+		}
+	}
 	return f
+}
+
+// PageNo is the page's number, 1 the first.
+func (f itemsForm) PageNo() int { return f.Skipped + len(f.Stack) + 1 }
+
+// setPaging sets v's p and skip to the paging position skipped, stack,
+// dropping the oldest keys while p is longer than itemsMaxStack (the
+// last key, the page's own, is kept).
+func setPaging(v url.Values, skipped int, stack []Item) {
+	p := itemsEncodeStack(stack)
+	for len(p) > itemsMaxStack && len(stack) > 1 {
+		drop := max(1, len(stack)*(len(p)-itemsMaxStack)/len(p))
+		stack, skipped = stack[drop:], skipped+drop
+		p = itemsEncodeStack(stack)
+	}
+	v.Del("p")
+	v.Del("skip")
+	if p != "" {
+		v.Set("p", p)
+		if skipped > 0 {
+			v.Set("skip", strconv.Itoa(skipped))
+		}
+	}
 }
 
 // itemsEncodeStack and itemsDecodeStack are the paging stack's p parameter.
@@ -134,6 +176,9 @@ func itemsDecodeStack(p string) ([]Item, error) {
 	}
 	var stack []Item
 	if err := json.Unmarshal(b, &stack); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			return nil, fmt.Errorf("it is not a list of keys")
+		}
 		return nil, err
 	}
 	return stack, nil
@@ -180,6 +225,8 @@ func (f itemsForm) values() url.Values {
 // itemsRequest is a Scan or Query request as the console sends it (API
 // reference: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 // and API_Scan.html), its members in the order a reader looks for them.
+// Limit is sent as given, 0 too, for DynamoDB to refuse (left out, a page
+// size of 0 would read pages of up to 1 MB).
 type itemsRequest struct {
 	TableName                 string
 	IndexName                 string                     `json:",omitempty"`
@@ -189,9 +236,9 @@ type itemsRequest struct {
 	ExpressionAttributeNames  map[string]string          `json:",omitempty"`
 	ExpressionAttributeValues map[string]json.RawMessage `json:",omitempty"`
 	ScanIndexForward          *bool                      `json:",omitempty"`
-	Limit                     int                        `json:",omitempty"`
-	ExclusiveStartKey         Item                       `json:",omitempty"`
-	ReturnConsumedCapacity    string                     `json:",omitempty"`
+	Limit                     int
+	ExclusiveStartKey         Item   `json:",omitempty"`
+	ReturnConsumedCapacity    string `json:",omitempty"`
 }
 
 // itemsKeys are the key attributes of the table or index read, and the

@@ -373,9 +373,18 @@ func TestTablePage_Errors(t *testing.T) {
 			[]string{"ValidationException", "Filter Expression can only contain non-primary key attributes", `name="fa" value="title"`, `name="pk" id="q-pk" value="2001"`}},
 		{"a number that is not", "/console/tables/Films?op=query&pk=abc", http.StatusBadRequest,
 			[]string{"ValidationException", `value="abc"`}},
+		// Limit 0 is DynamoDB's to refuse, not a page without a Limit.
+		{"page size 0", "/console/tables/Films?limit=0", http.StatusBadRequest,
+			[]string{"ValidationException", "Value &#39;0&#39; at &#39;limit&#39; failed to satisfy constraint", `id="q-limit" size="5" inputmode="numeric" value="0"`}},
 		{"bad page size", "/console/tables/Films?limit=ten", http.StatusBadRequest, []string{"The page size &#34;ten&#34; is not a whole number."}},
 		{"bad paging stack", "/console/tables/Films?p=%25%25", http.StatusBadRequest, []string{"The paging position (p)"}},
 		{"bad BOOL", "/console/tables/Films?fa=x&fo=%3D&ft=BOOL&fv=maybe", http.StatusBadRequest, []string{"a BOOL value is true or false"}},
+		// base64url of {"a":1} and of [1]: JSON, but no list of keys.
+		{"paging stack of an object", "/console/tables/Films?p=eyJhIjoxfQ", http.StatusBadRequest, []string{"The paging position (p) in the address does not decode: it is not a list of keys."}},
+		{"paging stack of numbers", "/console/tables/Films?p=WzFd", http.StatusBadRequest, []string{"does not decode: it is not a list of keys."}},
+		{"skip not a number", "/console/tables/Films?p=W3t9XQ&skip=x", http.StatusBadRequest, []string{"The paging position (skip=&#34;x&#34;)"}},
+		{"skip below 0", "/console/tables/Films?p=W3t9XQ&skip=-1", http.StatusBadRequest, []string{"The paging position (skip=&#34;-1&#34;)"}},
+		{"skip without p", "/console/tables/Films?skip=3", http.StatusBadRequest, []string{"The paging position (skip=&#34;3&#34;)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -390,4 +399,171 @@ func TestTablePage_Errors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTablePage_LongPaging: paging on through many pages keeps every
+// link under the server's 16 KB limit on a request's line and headers
+// (server.MaxHeaderBytes), which a paging stack of every page's key
+// passed after a few hundred pages (or a few dozen of long keys): the
+// oldest keys are dropped, the page number stays right, Back goes back
+// as far as the keys kept, and the first page is a link.
+func TestTablePage_LongPaging(t *testing.T) {
+	tests := []struct {
+		name         string
+		keyLen       int
+		items, limit int
+	}{
+		{"short keys, a page an item", 60, 300, 1},
+		{"long keys", 1000, 60, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, console.Options{}, engine.Options{})
+			e.api("CreateTable", `{"TableName":"Pages","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+			for i := range tc.items {
+				pk := fmt.Sprintf("%06d#%s", i, strings.Repeat("k", tc.keyLen-7))
+				e.api("PutItem", fmt.Sprintf(`{"TableName":"Pages","Item":{"pk":{"S":%q}}}`, pk))
+			}
+			seen := map[string]bool{}
+			var pages []string // each page's URL
+			var keys [][]string
+			u := fmt.Sprintf("/console/tables/Pages?limit=%d", tc.limit)
+			for u != "" {
+				if len(u) > 12<<10 {
+					t.Fatalf("page %d's link is %d bytes long", len(pages)+1, len(u))
+				}
+				code, body := e.get(u)
+				if code != http.StatusOK {
+					t.Fatalf("page %d: %d %s", len(pages)+1, code, body)
+				}
+				if want := fmt.Sprintf("Page %d<", len(pages)+1); !strings.Contains(body, want) {
+					t.Fatalf("page %d does not say %q", len(pages)+1, want)
+				}
+				var ks []string
+				for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+					q, _ := url.QueryUnescape(html.UnescapeString(m[1]))
+					if seen[q] {
+						t.Fatalf("page %d shows %s again", len(pages)+1, q)
+					}
+					seen[q] = true
+					ks = append(ks, q)
+				}
+				pages, keys = append(pages, u), append(keys, ks)
+				u = link(t, nextLink, body)
+			}
+			if len(seen) != tc.items {
+				t.Fatalf("%d items shown, want %d", len(seen), tc.items)
+			}
+			// Back from the last page, as far as it goes, shows each
+			// page before; the first page link leads to page 1.
+			last := len(pages) - 1
+			_, body := e.get(pages[last])
+			if !strings.Contains(body, `id="r-back-far"`) && link(t, backLink, body) == "" {
+				t.Fatal("the last page has neither Back nor a word on it")
+			}
+			back := 0
+			for i := last; i >= 1; i-- {
+				b := link(t, backLink, body)
+				if b == "" {
+					break
+				}
+				back++
+				_, body = e.get(b)
+				var ks []string
+				for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+					q, _ := url.QueryUnescape(html.UnescapeString(m[1]))
+					ks = append(ks, q)
+				}
+				if !reflect.DeepEqual(ks, keys[i-1]) || !strings.Contains(body, fmt.Sprintf("Page %d<", i)) {
+					t.Fatalf("Back from page %d: other items than page %d's", i+1, i)
+				}
+			}
+			if back < 3 {
+				t.Errorf("Back goes back %d pages only", back)
+			}
+			_, body = e.get(pages[last])
+			first := regexp.MustCompile(`id="r-first" href="([^"]+)"|href="([^"]+)" id="r-first"`).FindStringSubmatch(body)
+			if first == nil {
+				t.Fatal("the last page has no first page link")
+			}
+			_, body = e.get(html.UnescapeString(first[1] + first[2]))
+			if !strings.Contains(body, "Page 1<") {
+				t.Error("the first page link leads elsewhere")
+			}
+		})
+	}
+}
+
+// TestTablePage_ManyAttributeNames: a page's table is its items times
+// their different attribute names, which for items that each have names
+// of their own grew as the square of the page size (3,000 items: a
+// 180 MB page and 1.5 GB of the server's memory). The columns are
+// bounded, the keys kept, and of the other names those most items have;
+// the page says how many it left out.
+func TestTablePage_ManyAttributeNames(t *testing.T) {
+	tests := []struct {
+		name        string
+		items       int
+		common      bool // every item also has attribute "common"
+		limit       int
+		columns     int // the page's columns, the keys among them
+		hiddenWords string
+	}{
+		{"a name an item, a page of 3000", 3000, false, 3000, 66, "2935 of the 3001 attribute names"},
+		{"a name an item and a common one", 500, true, 500, 200, "302 of the 502 attribute names"},
+		{"few names", 40, true, 50, 42, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, console.Options{}, engine.Options{})
+			e.api("CreateTable", `{"TableName":"Sparse","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+			for b := 0; b < tc.items; b += 25 {
+				var puts []string
+				for i := b; i < min(b+25, tc.items); i++ {
+					common := ""
+					if tc.common {
+						common = `,"common":{"S":"c"}`
+					}
+					puts = append(puts, fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%05d"},"a%05d":{"N":"1"}%s}}}`, i, i, common))
+				}
+				e.api("BatchWriteItem", `{"RequestItems":{"Sparse":[`+strings.Join(puts, ",")+`]}}`)
+			}
+			code, body := e.get(fmt.Sprintf("/console/tables/Sparse?limit=%d", tc.limit))
+			if code != http.StatusOK {
+				t.Fatalf("%d %s", code, body)
+			}
+			if n := len(shownKeysOf(body)); n != tc.items {
+				t.Errorf("%d items shown, want %d", n, tc.items)
+			}
+			if n := strings.Count(body, `<th scope="col">`); n != tc.columns {
+				t.Errorf("%d columns, want %d", n, tc.columns)
+			}
+			if !strings.Contains(body, `<th scope="col">pk</th>`) {
+				t.Error("the key column is left out")
+			}
+			if tc.common && !strings.Contains(body, `<th scope="col">common</th>`) {
+				t.Error("the name every item has is left out")
+			}
+			note := strings.Contains(body, `id="columns-hidden"`)
+			if tc.hiddenWords == "" && note || tc.hiddenWords != "" && !strings.Contains(body, tc.hiddenWords) {
+				t.Errorf("the page says %q about hidden columns, want %q", text(regexp.MustCompile(`(?s)<p class="muted" id="columns-hidden">.*?</p>`).FindString(body)), tc.hiddenWords)
+			}
+			if len(body) > 8<<20 {
+				t.Errorf("the page is %d bytes", len(body))
+			}
+		})
+	}
+}
+
+// shownKeysOf returns the keys of the open links of a page.
+func shownKeysOf(body string) []string {
+	var keys []string
+	for _, m := range openLink.FindAllStringSubmatch(body, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
 }

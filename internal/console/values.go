@@ -3,7 +3,9 @@ package console
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -101,6 +103,10 @@ func marshalText(v any, indent bool) ([]byte, error) {
 func splitAV(v json.RawMessage) (string, json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(v, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return "", nil, fmt.Errorf("an AttributeValue is a JSON object, not a JSON %s", te.Value)
+		}
 		return "", nil, err
 	}
 	if len(m) != 1 {
@@ -128,7 +134,12 @@ func plainOf(t string, val json.RawMessage) (any, error) {
 	dec := func(dst any) error {
 		d := json.NewDecoder(bytes.NewReader(val))
 		d.UseNumber()
-		return d.Decode(dst)
+		err := d.Decode(dst)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s wants %s, not a JSON %s", t, avWants[t], te.Value)
+		}
+		return err
 	}
 	switch t {
 	case "S", "B":
@@ -185,6 +196,14 @@ func plainOf(t string, val json.RawMessage) (any, error) {
 	return nil, fmt.Errorf("unknown AttributeValue type %q", t)
 }
 
+// avWants is what each AttributeValue type holds, for the errors of
+// plainOf.
+var avWants = map[string]string{
+	"S": "a string", "B": "a string (base64)", "N": "a string (the number's digits)", "BOOL": "true or false",
+	"SS": "a list of strings", "BS": "a list of strings (base64)", "NS": "a list of strings (the numbers' digits)",
+	"L": "a list of AttributeValues", "M": "an object of AttributeValues",
+}
+
 // PlainItem returns item as a plain JSON object (see PlainValue).
 func PlainItem(item Item) (map[string]any, error) {
 	out := make(map[string]any, len(item))
@@ -208,7 +227,7 @@ func ItemFromPlain(text []byte) (Item, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	if d.More() {
+	if jsonEnd(d) != nil {
 		return nil, fmt.Errorf("not one JSON object: text follows it")
 	}
 	obj, ok := v.(map[string]any)
@@ -220,6 +239,15 @@ func ItemFromPlain(text []byte) (Item, error) {
 		item[k] = avOfPlain(e)
 	}
 	return item, nil
+}
+
+// jsonEnd returns an error unless nothing but space follows the value
+// dec has read (json.Decoder.More lets a stray } or ] through).
+func jsonEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("text follows the JSON value")
+	}
+	return nil
 }
 
 func avOfPlain(v any) json.RawMessage {
