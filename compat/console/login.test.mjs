@@ -3,12 +3,14 @@
 // wrong secret is refused on the form. The API still wants SigV4 signed
 // with the same keys (compat/auth covers the clients).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertNoProblems, launch, screenshot, startDynago, tempDir } from './lib.mjs';
 
 let dynago;
+let tls;
 let b;
 let tmp;
 
@@ -17,12 +19,19 @@ before(async () => {
   const creds = path.join(tmp.dir, 'credentials');
   writeFileSync(creds, '[console]\naws_access_key_id = AKIDCONSOLETEST\naws_secret_access_key = console/secret+key\n');
   dynago = await startDynago(['--credentials', creds]);
+  // A self-signed certificate as README.md "Authentication and TLS" makes one.
+  const ssl = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout', path.join(tmp.dir, 'key.pem'), '-out', path.join(tmp.dir, 'cert.pem')], { encoding: 'utf8' });
+  if (ssl.status !== 0) throw new Error(`openssl: ${ssl.stderr}`);
+  tls = await startDynago(['--credentials', creds, '--tls-cert', path.join(tmp.dir, 'cert.pem'), '--tls-key', path.join(tmp.dir, 'key.pem')]);
   b = await launch();
 });
 
 after(async () => {
   await b?.browser.close();
   await dynago?.stop();
+  await tls?.stop();
   tmp?.remove();
 });
 
@@ -65,4 +74,23 @@ test('the API still verifies signatures: an unsigned call is refused', async () 
   assert.equal(res.status, 400);
   const body = await res.json();
   assert.match(body.__type, /MissingAuthenticationToken|IncompleteSignature|UnrecognizedClient/);
+});
+
+test('over TLS (--tls-cert) the session cookie is Secure', async () => {
+  const context = await b.browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  try {
+    assert.equal(tls.url.protocol, 'https:');
+    await page.goto(new URL('/console/', tls.url).href);
+    await page.getByLabel('Access key id').fill('AKIDCONSOLETEST');
+    await page.getByLabel('Secret access key').fill('console/secret+key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Tables' }).waitFor();
+    const cookie = (await context.cookies()).find((c) => c.name === 'dynago_console');
+    assert.ok(cookie, 'no session cookie');
+    assert.equal(cookie.secure, true);
+    assert.equal(cookie.httpOnly, true);
+  } finally {
+    await context.close();
+  }
 });
