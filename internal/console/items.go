@@ -61,8 +61,17 @@ type itemsPageData struct {
 	Operation string
 	// Request is the request sent, indented JSON; "" when none was.
 	Request string
-	Resp    itemsResponse
-	Items   ItemTable
+	// Fill says a filtered page reads on until it is full (items_fill.go);
+	// Requests is how many requests the page sent, Reads those after the
+	// first, Stopped the bound that ended them ("requests", "time") and
+	// LaterErr a later request's error.
+	Fill     bool
+	Requests int
+	Reads    []itemsRead
+	Stopped  string
+	LaterErr *APIError
+	Resp     itemsResponse
+	Items    ItemTable
 	// Err is DynamoDB's answer to the request; FormErr the console's
 	// own complaint about the form, and NotFound a table that does not
 	// exist (DescribeTable's error).
@@ -85,7 +94,7 @@ type itemsDownloadLink struct{ ID, Label, URL string }
 // itemsDownloadLinks are the download links of the form's parameters v.
 func itemsDownloadLinks(path string, v url.Values, id string) []itemsDownloadLink {
 	var links []itemsDownloadLink
-	for _, f := range []struct{ format, label string }{{"json", "JSON"}, {"dynamodb-json", "DynamoDB JSON"}, {"csv", "CSV"}} {
+	for _, f := range []struct{ format, label string }{{"json", "JSON lines"}, {"dynamodb-json", "DynamoDB JSON lines"}, {"csv", "CSV"}} {
 		w := url.Values{}
 		for k, l := range v {
 			w[k] = l
@@ -145,10 +154,14 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			d.FormErr, status = err.Error(), http.StatusBadRequest
 		} else {
-			call, err := c.callShown(r.Context(), "DynamoDB_20120810."+op, itemsBody(req), &d.Resp)
-			d.Request = itemsIndentRaw(call.Request)
-			if err != nil {
-				d.Err, status = itemsAPIError(err), http.StatusBadRequest
+			d.Fill = len(f.Filters) > 0 && !f.One
+			got := c.itemsFill(r.Context(), op, req, d.Fill)
+			d.Resp, d.Request, d.Requests, d.Reads, d.Stopped = got.Resp, itemsIndentRaw(got.Request), got.Requests, got.Reads, got.Stopped
+			if got.LaterErr != nil {
+				d.LaterErr = itemsAPIError(got.LaterErr)
+			}
+			if got.Err != nil {
+				d.Err, status = itemsAPIError(got.Err), http.StatusBadRequest
 				if d.Err.Status != 0 {
 					status = d.Err.Status
 				}
