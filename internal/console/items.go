@@ -34,8 +34,19 @@ type itemsHeader struct {
 	Keys        itemsKeys
 	BillingMode string
 	Indexes     []itemsIndex
-	// Tab is the page: items or item.
+	// Tab is the page: items, item, stream, settings (table_header's
+	// current tab).
 	Tab string
+	// Title is the page's heading ("" the table's name); Missing says
+	// the table does not exist (no tabs).
+	Title   string
+	Missing bool
+}
+
+// tableHeader is the header of a page that has the table's name only
+// (the stream page: table_header in templates/shared.html).
+func tableHeader(name, tab, title string, missing bool) itemsHeader {
+	return itemsHeader{Name: name, Tab: tab, Title: title, Missing: missing}
 }
 
 func newItemsHeader(t TableDescription, tab string) itemsHeader {
@@ -55,7 +66,9 @@ func newItemsHeader(t TableDescription, tab string) itemsHeader {
 // itemsPageData is the table page's data.
 type itemsPageData struct {
 	Header itemsHeader
-	Form   itemsForm
+	// Flash is what was just done (an item deleted), if anything.
+	Flash *flash
+	Form  itemsForm
 	// Keys are the keys of the table or index read.
 	Keys      itemsKeys
 	Operation string
@@ -134,7 +147,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 	}
 	f := parseItemsForm(r.URL.Query())
 	d := itemsPageData{
-		Header: newItemsHeader(t, "items"), Form: f, PageNo: f.PageNo(),
+		Header: newItemsHeader(t, "items"), Form: f, PageNo: f.PageNo(), Flash: c.takeFlash(r),
 		SKOps: itemsSKOps, FilterRows: itemsFilterRows(f),
 	}
 	d.Keys, _ = itemsKeysFor(t, f.Index)
@@ -205,7 +218,7 @@ func (c *Console) itemsTableError(w http.ResponseWriter, r *http.Request, name s
 	case status == 0:
 		status = http.StatusInternalServerError
 	}
-	d := itemsPageData{Header: itemsHeader{Name: name}, NotFound: e}
+	d := itemsPageData{Header: itemsHeader{Name: name, Tab: "items", Missing: e.Type == "ResourceNotFoundException"}, NotFound: e}
 	c.render(w, r, status, "table", c.page(r, name, "tables", d))
 }
 

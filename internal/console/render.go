@@ -141,8 +141,11 @@ var funcs = template.FuncMap{
 	"bytes": formatBytes,
 	// plural is one when n is 1, many otherwise ("1 item", "2 items").
 	"plural": plural,
-	"add":    func(a, b int) int { return a + b },
-	"join":   strings.Join,
+	// tableHeader is a table_header's value from the table's name
+	// alone (see tableHeader).
+	"tableHeader": tableHeader,
+	"add":         func(a, b int) int { return a + b },
+	"join":        strings.Join,
 }
 
 // indentedLen is at least the length of JSON text b indented by json.Indent

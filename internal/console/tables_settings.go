@@ -19,6 +19,8 @@ import (
 // settingsData is the settings page's data.
 type settingsData struct {
 	Name string
+	// Header is the table's header and tabs (table_header).
+	Header itemsHeader
 	// Table is the table's summary; Err DescribeTable's error.
 	Table tableSummary
 	Found bool
@@ -47,12 +49,15 @@ func (c *Console) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	switch {
 	case err == nil:
 		d.Table, d.Found = c.summaryOf(r, t), true
+		d.Header = newItemsHeader(t, "settings")
 	default:
 		d.Err = asAPIError(err)
+		d.Header = itemsHeader{Name: d.Name, Tab: "settings", Missing: d.Err.Type == "ResourceNotFoundException"}
 		if status == http.StatusOK && d.Err.Type == "ResourceNotFoundException" {
 			status = http.StatusNotFound
 		}
 	}
+	d.Header.Title = d.Name + ": settings"
 	if d.TTLAttr == "" {
 		d.TTLAttr = d.Table.TTL.AttributeName
 	}
