@@ -2,8 +2,9 @@
 // by year and title prefix through the builder (the same items as the
 // SDK's Query, with the request and its consumed capacity shown), switch
 // to an index, edit an item and see the change through boto3, duplicate
-// and delete an item, download the result as JSON and CSV (read back by
-// dynago load).
+// and delete an item (each change redirected to a page a reload only
+// reads), download the result as JSON lines, DynamoDB JSON lines and CSV
+// (read back by dynago load); a filtered page reads on until it is full.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -146,6 +147,18 @@ test('switch to an index', async () => {
   }
   await page.goto(at('/console/tables/Shop'));
   assert.equal((await headers(page))[0], 'id');
+  // By the keys: ArrowDown steps to the index without leaving the page;
+  // Enter reads it, and the select has the focus again.
+  await page.locator('#q-index').focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('#q-index').inputValue(), 'byColor');
+  assert.doesNotMatch(page.url(), /index=/, 'a step with the arrow keys does not reload');
+  assert.ok(await page.locator('#q-index-hint').isVisible());
+  await Promise.all([page.waitForURL(/index=byColor/), page.keyboard.press('Enter')]);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'q-index', 'the focus is back on the select');
+  await Promise.all([page.waitForURL(/index=&/), page.keyboard.press('ArrowUp').then(() => page.keyboard.press('Enter'))]);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'q-index');
+  // With the mouse (a choice in the list), at once.
   await Promise.all([page.waitForURL(/index=byColor/), page.locator('#q-index').selectOption('byColor')]);
   assert.deepEqual((await headers(page)).slice(0, 3), ['color', 'price', 'id'], 'the index\'s keys first');
   assert.equal(JSON.parse(await page.locator('#r-request').textContent()).IndexName, 'byColor');
@@ -181,6 +194,12 @@ test('edit an item and see the change through boto3', async () => {
   await page.locator('#i-save').click();
   await page.locator('#i-notice').waitFor();
   assert.equal(await page.locator('#i-notice').textContent(), 'Saved.');
+  // Post, redirect, get: the address is the item's, and a reload reads it
+  // (the confirmation is gone, nothing is put again).
+  assert.match(page.url(), /\/console\/tables\/Movies\/item\?key=/);
+  await page.reload();
+  assert.equal(await page.locator('#i-notice').count(), 0, 'the confirmation is shown once');
+  assert.equal(JSON.parse(await page.locator('#i-text').inputValue()).info.rating, 9.25);
   const got = boto3(dynago.url, 'print(json.dumps(ddb.get_item(TableName="Movies", Key={"year": {"N": "1985"}, "title": {"S": "Brazil"}})["Item"]["info"]["M"]["rating"]))');
   assert.deepEqual(got, { N: '9.25' });
   // Ctrl+Enter saves too.
@@ -214,9 +233,12 @@ test('duplicate and delete an item', async () => {
   await page.locator('#i-delete').click();
   await page.locator('#i-delete-confirm').waitFor();
   assert.ok((await doc.send(new GetCommand({ TableName: 'Movies', Key: { year: 1985, title: 'Brazil (copy)' } }))).Item, 'not deleted before the confirm');
-  await page.locator('#i-delete-confirm').click();
-  await page.locator('#i-notice').waitFor();
-  assert.match(await page.locator('#i-notice').textContent(), /Deleted the item/);
+  // The question is in sight, its button focused: Enter deletes.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'i-delete-confirm');
+  const box = await page.locator('#i-delete-confirm').boundingBox();
+  assert.ok(box && box.y + box.height <= page.viewportSize().height, `the confirmation is in sight (y=${box?.y})`);
+  await Promise.all([page.waitForURL(/\/console\/tables\/Movies\?flash=/), page.keyboard.press('Enter')]);
+  assert.match(await page.locator('.flash .ok').textContent(), /Deleted the item year = 1985, title = Brazil \(copy\) from Movies/);
   assert.equal((await doc.send(new GetCommand({ TableName: 'Movies', Key: { year: 1985, title: 'Brazil (copy)' } }))).Item, undefined);
   assertNoProblems(problems);
 });
@@ -234,22 +256,78 @@ test('download the result as JSON and CSV', async () => {
     await dl.saveAs(file);
     return file;
   };
+  assert.equal((await page.locator('#d-json').textContent()).trim(), 'JSON lines');
+  assert.equal((await page.locator('#d-dynamodb-json').textContent()).trim(), 'DynamoDB JSON lines');
   const jsonFile = await save('#d-json');
-  assert.equal(path.basename(jsonFile), 'Movies.json');
+  assert.equal(path.basename(jsonFile), 'Movies.jsonl', 'JSON Lines, not one JSON document');
   const lines = readFileSync(jsonFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(lines.map((m) => m.title), want.map((m) => m.title));
   assert.deepEqual(lines[0], want[0], 'plain JSON is the document client\'s item');
+  const ddbFile = await save('#d-dynamodb-json');
+  assert.equal(path.basename(ddbFile), 'Movies.dynamodb.jsonl');
   const csvFile = await save('#d-csv');
   assert.equal(path.basename(csvFile), 'Movies.csv');
   const csv = readFileSync(csvFile, 'utf8').trim().split(/\r?\n/);
   assert.equal(csv.length, want.length + 1, 'a header and a row an item');
   assert.ok(csv[0].split(',').includes('year:N') && csv[0].split(',').includes('title:S'), `typed headers: ${csv[0]}`);
   // dynago load reads both back to the same items.
-  for (const [table, file] of [['FromJSON', jsonFile], ['FromCSV', csvFile]]) {
+  for (const [table, file] of [['FromJSON', jsonFile], ['FromDDB', ddbFile], ['FromCSV', csvFile]]) {
     const r = spawnSync(process.env.DYNAGO_BIN, ['load', table, file, '--create', '--key', 'year:N,title:S', '--endpoint', String(dynago.url).replace(/\/$/, ''), '--quiet'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const back = (await doc.send(new ScanCommand({ TableName: table }))).Items.sort((x, y) => x.title.localeCompare(y.title));
     assert.deepEqual(back, [...want].sort((x, y) => x.title.localeCompare(y.title)), `${table}: the items read back`);
   }
+  assertNoProblems(problems);
+});
+
+test('a filtered page reads on until it is full, and pages on', async () => {
+  const { page, problems } = b;
+  // 4 movies of the 4,610 have a rating above 9 (or so: count them).
+  const all = [];
+  let start;
+  do {
+    const out = await doc.send(new ScanCommand({ TableName: 'Movies', FilterExpression: 'info.rating > :r', ExpressionAttributeValues: { ':r': 9 }, ExclusiveStartKey: start }));
+    all.push(...out.Items);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  assert.ok(all.length > 0 && all.length < 50, `${all.length} matches`);
+  await page.goto(at('/console/tables/Movies'));
+  await page.locator('input[name="fa"]').first().fill('info.rating');
+  await page.locator('select[name="fo"]').first().selectOption('>');
+  await page.locator('select[name="ft"]').first().selectOption('N');
+  await page.locator('input[name="fv"]').first().fill('9');
+  await Promise.all([page.waitForURL(/fa=info.rating/), page.getByRole('button', { name: 'Run' }).click()]);
+  // All of them on page 1: the page read the table through (93 requests
+  // of Limit 50), with the sums shown and the first request as sent.
+  const shown = await column(page, 'title');
+  assert.deepEqual([...shown].sort(), all.map((m) => m.title).sort());
+  assert.match(await page.locator('#r-count').textContent(), new RegExp(`^${all.length} items? \\(Count\\)$`));
+  assert.match(await page.locator('#r-scanned').textContent(), /ScannedCount 4610/);
+  assert.match(await page.locator('#r-requests').textContent(), /^93 requests$/);
+  const req = JSON.parse(await page.locator('#r-request').textContent());
+  assert.equal(req.Limit, 50);
+  assert.equal(req.ExclusiveStartKey, undefined, 'the first request is shown');
+  assert.match(await page.locator('#r-reads-note').textContent(), /ExclusiveStartKey/);
+  assert.equal(await page.locator('#r-next').count(), 0, 'the table ended');
+  await screenshot(page, 'table-filter-fill');
+  // One request a page: DynamoDB's Limit alone.
+  await page.locator('#q-one').check();
+  await Promise.all([page.waitForURL(/one=1/), page.getByRole('button', { name: 'Run' }).click()]);
+  assert.match(await page.locator('#r-scanned').textContent(), /ScannedCount 50/);
+  assert.equal(await page.locator('#r-requests').count(), 0);
+  // A commoner filter and a page size of 10: pages of 10 or more; Next
+  // and Back page on.
+  await page.locator('#q-one').uncheck();
+  await page.locator('input[name="fv"]').first().fill('7.5');
+  await page.locator('#q-limit').fill('10');
+  await Promise.all([page.waitForURL(/limit=10/), page.getByRole('button', { name: 'Run' }).click()]);
+  const first = await column(page, 'title');
+  assert.ok(first.length >= 10, `page 1 holds ${first.length}`);
+  await Promise.all([page.waitForURL(/p=/), page.locator('#r-next').click()]);
+  const second = await column(page, 'title');
+  assert.ok(second.length >= 10 && !second.some((t) => first.includes(t)), `page 2 holds ${second.length}, other items`);
+  await page.locator('#r-back').click();
+  await page.waitForLoadState();
+  assert.deepEqual(await column(page, 'title'), first, 'Back shows page 1 again');
   assertNoProblems(problems);
 });

@@ -50,7 +50,9 @@ test('create a table with a GSI through the form and see it listed', async () =>
   await page.waitForURL(/\/console\/\?flash=/);
   const ok = page.locator('.flash .ok');
   await assert.doesNotReject(ok.waitFor());
-  assert.match(await ok.textContent(), /Table Music created \(CREATING\)/);
+  // What CreateTable answered, and (the console waited for ACTIVE to
+  // set the TTL) what the table is now: no "CREATING" next to ACTIVE.
+  assert.match(await ok.textContent(), /Table Music created: CreateTable answered CREATING; the table is now ACTIVE\./);
   assert.match(await ok.textContent(), /waited .*s for it to be ACTIVE, then turned time to live on with attribute expires/);
   const row = page.locator('tr[data-table="Music"]');
   await assert.doesNotReject(row.locator('.status', { hasText: 'ACTIVE' }).first().waitFor());
@@ -69,6 +71,25 @@ test('create a table with a GSI through the form and see it listed', async () =>
   assert.deepEqual(Table.GlobalSecondaryIndexes[0].Projection, { ProjectionType: 'INCLUDE', NonKeyAttributes: ['album', 'length'] });
   const ttl = await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'Music' }));
   assert.equal(ttl.TimeToLiveDescription.AttributeName, 'expires');
+  // Its settings: the table's tabs, Settings the current one, and the
+  // TTL button that applies (it is ENABLING or ENABLED: off).
+  await page.getByRole('link', { name: 'Settings of Music' }).click();
+  await page.getByRole('heading', { name: 'Music: settings' }).waitFor();
+  assert.equal(await page.locator('nav.tabs [aria-current="page"]').textContent(), 'Settings');
+  assert.equal((await page.locator('p.crumbs').textContent()).trim(), 'Tables / Music / settings');
+  assert.equal(await page.getByRole('button', { name: 'Turn time to live on' }).count(), 0);
+  await page.getByLabel('TTL attribute').fill('');
+  await page.getByRole('button', { name: 'Turn time to live off' }).click();
+  await assert.doesNotReject(page.getByText('Name the TTL attribute: UpdateTimeToLive needs the attribute\'s name to turn time to live off. Nothing was sent.').waitFor());
+  // With the name, the request is sent, and DynamoDB's refusal (a TTL
+  // just changed) is shown as DynamoDB words it.
+  await page.getByLabel('TTL attribute').fill('expires');
+  await page.getByRole('button', { name: 'Turn time to live off' }).click();
+  await assert.doesNotReject(page.getByText('ValidationException').first().waitFor());
+  assert.match(await page.locator('.flash .warn').textContent(), /UpdateTimeToLive answered:\s*ValidationException: Time to live has been modified multiple times within a fixed interval/);
+  await page.locator('nav.tabs').getByRole('link', { name: 'Stream' }).click();
+  await page.getByRole('heading', { name: 'Stream of Music' }).waitFor();
+  assert.equal(await page.locator('nav.tabs [aria-current="page"]').textContent(), 'Stream');
   assertNoProblems(problems);
 });
 

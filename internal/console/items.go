@@ -34,8 +34,19 @@ type itemsHeader struct {
 	Keys        itemsKeys
 	BillingMode string
 	Indexes     []itemsIndex
-	// Tab is the page: items or item.
+	// Tab is the page: items, item, stream, settings (table_header's
+	// current tab).
 	Tab string
+	// Title is the page's heading ("" the table's name); Missing says
+	// the table does not exist (no tabs).
+	Title   string
+	Missing bool
+}
+
+// tableHeader is the header of a page that has the table's name only
+// (the stream page: table_header in templates/shared.html).
+func tableHeader(name, tab, title string, missing bool) itemsHeader {
+	return itemsHeader{Name: name, Tab: tab, Title: title, Missing: missing}
 }
 
 func newItemsHeader(t TableDescription, tab string) itemsHeader {
@@ -55,14 +66,25 @@ func newItemsHeader(t TableDescription, tab string) itemsHeader {
 // itemsPageData is the table page's data.
 type itemsPageData struct {
 	Header itemsHeader
-	Form   itemsForm
+	// Flash is what was just done (an item deleted), if anything.
+	Flash *flash
+	Form  itemsForm
 	// Keys are the keys of the table or index read.
 	Keys      itemsKeys
 	Operation string
 	// Request is the request sent, indented JSON; "" when none was.
 	Request string
-	Resp    itemsResponse
-	Items   ItemTable
+	// Fill says a filtered page reads on until it is full (items_fill.go);
+	// Requests is how many requests the page sent, Reads those after the
+	// first, Stopped the bound that ended them ("requests", "time") and
+	// LaterErr a later request's error.
+	Fill     bool
+	Requests int
+	Reads    []itemsRead
+	Stopped  string
+	LaterErr *APIError
+	Resp     itemsResponse
+	Items    ItemTable
 	// Err is DynamoDB's answer to the request; FormErr the console's
 	// own complaint about the form, and NotFound a table that does not
 	// exist (DescribeTable's error).
@@ -85,7 +107,7 @@ type itemsDownloadLink struct{ ID, Label, URL string }
 // itemsDownloadLinks are the download links of the form's parameters v.
 func itemsDownloadLinks(path string, v url.Values, id string) []itemsDownloadLink {
 	var links []itemsDownloadLink
-	for _, f := range []struct{ format, label string }{{"json", "JSON"}, {"dynamodb-json", "DynamoDB JSON"}, {"csv", "CSV"}} {
+	for _, f := range []struct{ format, label string }{{"json", "JSON lines"}, {"dynamodb-json", "DynamoDB JSON lines"}, {"csv", "CSV"}} {
 		w := url.Values{}
 		for k, l := range v {
 			w[k] = l
@@ -125,7 +147,7 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 	}
 	f := parseItemsForm(r.URL.Query())
 	d := itemsPageData{
-		Header: newItemsHeader(t, "items"), Form: f, PageNo: f.PageNo(),
+		Header: newItemsHeader(t, "items"), Form: f, PageNo: f.PageNo(), Flash: c.takeFlash(r),
 		SKOps: itemsSKOps, FilterRows: itemsFilterRows(f),
 	}
 	d.Keys, _ = itemsKeysFor(t, f.Index)
@@ -145,10 +167,14 @@ func (c *Console) itemsTablePage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			d.FormErr, status = err.Error(), http.StatusBadRequest
 		} else {
-			call, err := c.callShown(r.Context(), "DynamoDB_20120810."+op, itemsBody(req), &d.Resp)
-			d.Request = itemsIndentRaw(call.Request)
-			if err != nil {
-				d.Err, status = itemsAPIError(err), http.StatusBadRequest
+			d.Fill = len(f.Filters) > 0 && !f.One
+			got := c.itemsFill(r.Context(), op, req, d.Fill)
+			d.Resp, d.Request, d.Requests, d.Reads, d.Stopped = got.Resp, itemsIndentRaw(got.Request), got.Requests, got.Reads, got.Stopped
+			if got.LaterErr != nil {
+				d.LaterErr = itemsAPIError(got.LaterErr)
+			}
+			if got.Err != nil {
+				d.Err, status = itemsAPIError(got.Err), http.StatusBadRequest
 				if d.Err.Status != 0 {
 					status = d.Err.Status
 				}
@@ -192,7 +218,7 @@ func (c *Console) itemsTableError(w http.ResponseWriter, r *http.Request, name s
 	case status == 0:
 		status = http.StatusInternalServerError
 	}
-	d := itemsPageData{Header: itemsHeader{Name: name}, NotFound: e}
+	d := itemsPageData{Header: itemsHeader{Name: name, Tab: "items", Missing: e.Type == "ResourceNotFoundException"}, NotFound: e}
 	c.render(w, r, status, "table", c.page(r, name, "tables", d))
 }
 

@@ -18,9 +18,14 @@ import (
 // following LastEvaluatedKey up to itemsDownloadCap items, in the
 // formats of internal/dataio, which dynago load reads back:
 //
-//	format json           plain JSON, one item a line (NAME.json)
-//	format dynamodb-json  DynamoDB JSON lines, {"Item": {...}} (NAME.dynamodb.json)
+//	format json           plain JSON lines, one item a line (NAME.jsonl)
+//	format dynamodb-json  DynamoDB JSON lines, {"Item": {...}} (NAME.dynamodb.jsonl)
 //	format csv            CSV with typed headers (NAME.csv)
+//
+// The JSON formats are JSON Lines (one JSON value a line, not one JSON
+// document), hence .jsonl; dynago load detects both by their content
+// (dataio's detection: any name but *.csv is JSON, plain or DynamoDB JSON
+// by its first line).
 //
 // The items are spooled as DynamoDB JSON lines (the wire form), read
 // back with dataio's reader (its converter to the SDK's AttributeValues)
@@ -42,9 +47,9 @@ func (c *Console) itemsDownload(w http.ResponseWriter, r *http.Request) {
 	var ext string
 	switch format {
 	case dataio.FormatJSON:
-		ext = ".json"
+		ext = ".jsonl"
 	case dataio.FormatDynamoDBJSON:
-		ext = ".dynamodb.json"
+		ext = ".dynamodb.jsonl"
 	case dataio.FormatCSV:
 		ext = ".csv"
 	default:
@@ -112,6 +117,18 @@ func (c *Console) itemsSpool(r *http.Request, t TableDescription, f itemsForm, w
 	}
 	req.ReturnConsumedCapacity = ""
 	n := 0
+	if !whole {
+		// The page as the page read it: a filtered one read on until full.
+		got := c.itemsFill(r.Context(), op, req, len(f.Filters) > 0 && !f.One)
+		if got.Err != nil || got.LaterErr != nil {
+			return 0, false, errors.Join(got.Err, got.LaterErr)
+		}
+		for _, it := range got.Resp.Items {
+			fmt.Fprintf(bw, "{\"Item\":%s}\n", itemsCompactJSON(it))
+			n++
+		}
+		return n, false, bw.Flush()
+	}
 	for {
 		var resp itemsResponse
 		if err := c.call(r.Context(), op, req, &resp); err != nil {
@@ -124,7 +141,7 @@ func (c *Console) itemsSpool(r *http.Request, t TableDescription, f itemsForm, w
 			fmt.Fprintf(bw, "{\"Item\":%s}\n", itemsCompactJSON(it))
 			n++
 		}
-		if !whole || len(resp.LastEvaluatedKey) == 0 {
+		if len(resp.LastEvaluatedKey) == 0 {
 			return n, false, bw.Flush()
 		}
 		req.ExclusiveStartKey = resp.LastEvaluatedKey

@@ -109,8 +109,10 @@ func TestDownload(t *testing.T) {
 		plain             bool
 	}{
 		{"CSV", "format=csv&limit=1", "Shelf.csv", false},
-		{"DynamoDB JSON", "format=dynamodb-json&limit=1", "Shelf.dynamodb.json", false},
-		{"plain JSON", "format=json&limit=1", "Shelf.json", true},
+		// JSON Lines are .jsonl (not .json: the file is no one JSON
+		// document); dynago load (dataio) detects both by their content.
+		{"DynamoDB JSON", "format=dynamodb-json&limit=1", "Shelf.dynamodb.jsonl", false},
+		{"plain JSON", "format=json&limit=1", "Shelf.jsonl", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,6 +135,13 @@ func TestDownload(t *testing.T) {
 				t.Errorf("read back:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+	// The links say what the files are.
+	_, page := e.get("/console/tables/Shelf?limit=1")
+	for _, want := range []string{`id="d-json">JSON lines</a>`, `id="d-dynamodb-json">DynamoDB JSON lines</a>`, `id="d-csv">CSV</a>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks the download link %s", want)
+		}
 	}
 	// The page alone: one item.
 	_, _, body := download(t, e, "/console/tables/Shelf/download?op=scan&limit=1&scope=page&format=dynamodb-json")

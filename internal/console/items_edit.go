@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -18,6 +19,12 @@ import (
 //	GET  item                      a new item, with the key attributes
 //	POST item                      action: save (PutItem), view (show the text in the other view),
 //	                               delete (asks), delete-confirm (DeleteItem)
+//
+// A save, create, duplicate or delete that DynamoDB takes redirects (303:
+// POST, redirect, GET) to the item's page (?key=, the table's page after
+// a delete) with a flash (tables_flash.go) saying what happened, shown
+// once, so that reloading the page reads the item again rather than
+// sending the PutItem again; a refusal is shown in place, the text kept.
 //
 // A new item (new, duplicate) is put with ConditionExpression
 // attribute_not_exists(PK), so that it cannot overwrite an item by
@@ -95,6 +102,12 @@ func (c *Console) itemEditorPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Mode, d.Key = "edit", itemsCompactJSON(key)
+	if fl := c.takeFlash(r); fl != nil {
+		d.Notice = fl.OK
+		if len(fl.Calls) > 0 {
+			d.Call = &fl.Calls[0]
+		}
+	}
 	if q.Get("duplicate") == "1" {
 		d.Mode, d.Key = "duplicate", ""
 	}
@@ -152,12 +165,38 @@ func (c *Console) itemEditorPost(w http.ResponseWriter, r *http.Request) {
 	case "delete":
 		d.ConfirmDelete = true
 	case "delete-confirm":
-		status = c.itemDelete(r, &d)
+		if status = c.itemDelete(r, &d); status == http.StatusOK {
+			c.itemRedirect(w, r, "/console/tables/"+url.PathEscape(name), &d)
+			return
+		}
 	default:
-		status = c.itemSave(r, &d)
+		if status = c.itemSave(r, &d); status == http.StatusOK {
+			c.itemRedirect(w, r, itemURL(name, d.Key, d.View), &d)
+			return
+		}
 	}
 	d.KeyLabel = itemKeyLabel(d.Key, d.Header.Keys)
 	c.render(w, r, status, "item", c.page(r, name+": item", "tables", d))
+}
+
+// itemURL is the editor's page of the item of key (compact DynamoDB
+// JSON) of table, in view.
+func itemURL(table, key, view string) string {
+	return "/console/tables/" + url.PathEscape(table) + "/item?" + url.Values{"key": {key}, "view": {view}}.Encode()
+}
+
+// itemRedirect redirects (303) to next with d's notice and call as a
+// flash.
+func (c *Console) itemRedirect(w http.ResponseWriter, r *http.Request, next string, d *itemPageData) {
+	fl := &flash{OK: d.Notice}
+	if d.Call != nil {
+		fl.Calls = []Call{*d.Call}
+	}
+	sep := "?"
+	if strings.Contains(next, "?") {
+		sep = "&"
+	}
+	http.Redirect(w, r, next+sep+"flash="+url.QueryEscape(c.putFlash(r, fl)), http.StatusSeeOther)
 }
 
 // itemKeyLabel is key (compact DynamoDB JSON) for reading.
@@ -220,18 +259,14 @@ func (c *Console) itemSave(r *http.Request, d *itemPageData) int {
 	default:
 		d.Notice = "Saved."
 	}
+	// The item's page (the redirect) shows it as DynamoDB now holds it.
 	d.Mode, d.Key = "edit", keyText
-	// Show the item as DynamoDB now holds it.
-	if stored, err := c.itemGet(r, d.Header.Name, newKey); err == nil && stored != nil {
-		item = stored
-	}
-	d.Lossy = itemLossy(item)
-	d.Text = itemText(item, d.View)
 	return http.StatusOK
 }
 
-// itemDelete deletes the edited item; the page then holds its text as a
-// new item, so that Save puts it back.
+// itemDelete deletes the edited item; the table's page (the redirect)
+// says so, with DeleteItem's response, which holds the item's last
+// version (ReturnValues ALL_OLD).
 func (c *Console) itemDelete(r *http.Request, d *itemPageData) int {
 	key, err := itemParseDynamoDB(d.Key)
 	if d.Key == "" || err != nil {
@@ -249,11 +284,8 @@ func (c *Console) itemDelete(r *http.Request, d *itemPageData) int {
 	if out.Attributes == nil {
 		d.Notice = "DeleteItem found no item with the key " + itemKeyLabel(d.Key, d.Header.Keys) + " (deleted already)."
 	} else {
-		d.Notice = "Deleted the item " + itemKeyLabel(d.Key, d.Header.Keys) + ". Its last version is below: Create puts it back."
-		d.Lossy = itemLossy(out.Attributes)
-		d.Text = itemText(out.Attributes, d.View)
+		d.Notice = "Deleted the item " + itemKeyLabel(d.Key, d.Header.Keys) + " from " + d.Header.Name + ". Its last version is in DeleteItem's response below (ReturnValues ALL_OLD)."
 	}
-	d.Mode, d.Key = "new", ""
 	return http.StatusOK
 }
 

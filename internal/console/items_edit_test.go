@@ -224,17 +224,89 @@ func TestItemEditor_CreateDuplicateDelete(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "Yes, delete it") || getRaw(t, e, cupKey) == nil {
 		t.Fatalf("delete's question: %d", code)
 	}
+	// The question is the first thing in the form, its button focused
+	// (not the text, below which it used to be out of sight).
+	if i, j := strings.Index(body, `id="i-delete-confirm"`), strings.Index(body, `<textarea`); i < 0 || j < i {
+		t.Error("the delete question is not above the text")
+	}
+	if !strings.Contains(body, `id="i-delete-confirm" autofocus`) || regexp.MustCompile(`<textarea[^>]*autofocus`).MatchString(body) {
+		t.Error("the delete question's button does not have the focus")
+	}
 	form.Set("action", "delete-confirm")
 	code, body = e.post("/console/tables/Shelf/item", form)
-	if code != http.StatusOK || !strings.Contains(body, "Deleted the item") {
+	if code != http.StatusOK || !strings.Contains(body, "Deleted the item id = cup, n = 7 from Shelf.") {
 		t.Fatalf("delete: %d\n%s", code, body)
 	}
 	if got := getRaw(t, e, cupKey); got != nil {
 		t.Errorf("the item is still there: %v", got)
 	}
-	// The deleted item's text stays, as a new item.
-	if text := editorText(t, body); !strings.Contains(text, `"size": "L"`) {
-		t.Errorf("the deleted item's text:\n%s", text)
+	// The table's page says so, with DeleteItem's response: the item's
+	// last version (ReturnValues ALL_OLD).
+	if !strings.Contains(body, `<h1>Shelf</h1>`) || !strings.Contains(body, "DeleteItem request and response") || !strings.Contains(html.UnescapeString(body), `"size": {`) {
+		t.Errorf("after the delete:\n%s", body)
+	}
+}
+
+// TestItemEditor_PostRedirectGet: a save, create, duplicate or delete
+// that DynamoDB takes answers 303 to the item's page (the table's after
+// a delete) with its confirmation shown once; reloading that page reads,
+// it does not put the item again. A refusal is shown in place.
+func TestItemEditor_PostRedirectGet(t *testing.T) {
+	e := shelfEnv(t)
+	noRedirect := *e.client
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	post := func(form url.Values) *http.Response {
+		t.Helper()
+		form.Set("csrf", e.csrf())
+		res, err := noRedirect.PostForm(e.ts.URL+"/console/tables/Shelf/item", form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	penKey := `{"id":{"S":"pen"},"n":{"N":"2"}}`
+	tests := []struct {
+		name   string
+		form   url.Values
+		to     string // the redirect's path and key
+		notice string
+	}{
+		{"save", url.Values{"mode": {"edit"}, "key": {penKey}, "view": {"plain"}, "text": {`{"id": "pen", "n": 2, "ink": "blue"}`}},
+			"/console/tables/Shelf/item?key=" + url.QueryEscape(penKey), "Saved."},
+		{"create", url.Values{"mode": {"new"}, "view": {"ddb"}, "text": {`{"id": {"S": "mug"}, "n": {"N": "3"}}`}},
+			"/console/tables/Shelf/item?key=" + url.QueryEscape(`{"id":{"S":"mug"},"n":{"N":"3"}}`), "Created the item id = mug, n = 3."},
+		{"duplicate", url.Values{"mode": {"duplicate"}, "view": {"plain"}, "text": {`{"id": "mug", "n": 4}`}},
+			"/console/tables/Shelf/item?key=" + url.QueryEscape(`{"id":{"S":"mug"},"n":{"N":"4"}}`), "Created the item id = mug, n = 4."},
+		{"delete", url.Values{"mode": {"edit"}, "key": {`{"id":{"S":"mug"},"n":{"N":"4"}}`}, "view": {"plain"}, "action": {"delete-confirm"}},
+			"/console/tables/Shelf?", "Deleted the item id = mug, n = 4 from Shelf."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := post(tc.form)
+			loc := res.Header.Get("Location")
+			if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, tc.to) || !strings.Contains(loc, "flash=") {
+				t.Fatalf("%d, Location %q, want a 303 to %s with a flash", res.StatusCode, loc, tc.to)
+			}
+			_, body := e.get(loc)
+			if !strings.Contains(text(body), tc.notice) {
+				t.Errorf("the page after the redirect lacks %q:\n%s", tc.notice, text(body))
+			}
+			// Shown once: a reload reads, and says nothing was done.
+			e.api("PutItem", `{"TableName":"Shelf","Item":{"id":{"S":"pen"},"n":{"N":"2"},"ink":{"S":"red"}}}`)
+			_, body = e.get(loc)
+			if strings.Contains(text(body), tc.notice) {
+				t.Errorf("the confirmation is shown again on a reload")
+			}
+			if got := getRaw(t, e, penKey); got["ink"] != `{"S":"red"}` {
+				t.Errorf("the reload wrote: %v", got)
+			}
+		})
+	}
+	// A refusal stays on the page, the text kept.
+	res := post(url.Values{"mode": {"new"}, "view": {"plain"}, "text": {`{"id": "pen", "n": 2}`}})
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("a create over an item: %d, want 400 in place", res.StatusCode)
 	}
 }
 

@@ -23,8 +23,10 @@ import (
 // between begins_with, "" none), sk, sk2, filter rows as parallel lists
 // fa (attribute; a.b is a nested path), fo (operator), ft (the value's
 // type), fv, fv2; proj (attributes, comma-separated), order (asc, desc),
-// limit (the page size), p (the paging stack: base64url JSON of the
-// ExclusiveStartKeys of the pages before, the last one this page's) and
+// limit (the page size), one (1: a filtered page is one request, not
+// read on until it is full: items_fill.go), p (the paging stack:
+// base64url JSON of the ExclusiveStartKeys of the pages before, each the
+// start of its page's first request, the last one this page's) and
 // skip (how many pages before the stack's first were dropped from it, to
 // keep the address short: see itemsMaxStack).
 
@@ -53,6 +55,9 @@ type itemsForm struct {
 	Stack          []Item
 	LimitErr, PErr string
 	IndexChanged   bool
+	// One reads a filtered page with one request (one=1), not until the
+	// page is full.
+	One bool
 	// Skipped is how many pages came before Stack's first (skip).
 	Skipped int
 }
@@ -83,6 +88,7 @@ func parseItemsForm(q url.Values) itemsForm {
 		Index: q.Get("index"), For: q.Get("for"), Op: q.Get("op"), PK: q.Get("pk"),
 		SKOp: q.Get("skop"), SK: q.Get("sk"), SK2: q.Get("sk2"),
 		Projection: q.Get("proj"), Order: q.Get("order"), LimitText: strings.TrimSpace(q.Get("limit")),
+		One: q.Get("one") == "1",
 	}
 	if f.Op != "query" {
 		f.Op = "scan"
@@ -216,6 +222,9 @@ func (f itemsForm) values() url.Values {
 		v.Add("fv2", r.Value2)
 	}
 	set("proj", f.Projection)
+	if f.One {
+		v.Set("one", "1")
+	}
 	if f.Limit != itemsDefaultLimit {
 		v.Set("limit", strconv.Itoa(f.Limit))
 	}

@@ -567,3 +567,73 @@ func shownKeysOf(body string) []string {
 	}
 	return keys
 }
+
+// After the index select switched the page (a reload), the select has
+// the focus again (autofocus), so that a keyboard user goes on from it;
+// a page reached otherwise leaves the focus alone.
+func TestTablePage_IndexSwitchKeepsFocus(t *testing.T) {
+	e := filmsEnv(t)
+	focused := regexp.MustCompile(`<select name="index" id="q-index"[^>]*autofocus`)
+	for _, tc := range []struct {
+		path  string
+		focus bool
+	}{
+		{"/console/tables/Films", false},
+		{"/console/tables/Films?for=&index=byStatus", true},
+		{"/console/tables/Films?for=byStatus&index=", true},
+		{"/console/tables/Films?for=byStatus&index=byStatus&op=query&pk=odd", false},
+	} {
+		_, body := e.get(tc.path)
+		if got := focused.MatchString(body); got != tc.focus {
+			t.Errorf("%s: the select's autofocus %v, want %v", tc.path, got, tc.focus)
+		}
+	}
+}
+
+// The items, stream and settings pages share the table's header
+// (table_header): the breadcrumbs, one separator ("/") on every page, and
+// the tabs with the page's own marked current.
+func TestTableHeader_SharedTabs(t *testing.T) {
+	e := filmsEnv(t)
+	current := regexp.MustCompile(`<nav class="tabs" aria-label="Table">(?s:.*?)<a href="([^"]*)" aria-current="page">([^<]*)</a>`)
+	crumbs := regexp.MustCompile(`<p class="crumbs[^"]*">(.*?)</p>`)
+	for _, tc := range []struct {
+		path, tab, crumbs string
+	}{
+		{"/console/tables/Films", "Items", "Tables / Films"},
+		{"/console/tables/Films/stream", "Stream", "Tables / Films / stream"},
+		{"/console/table-settings/Films", "Settings", "Tables / Films / settings"},
+		{"/console/create-table", "", "Tables / create table"},
+		{editorPathOf("Films", `{"year":{"N":"2000"},"title":{"S":"T000"}}`), "", "Tables / Films / item"},
+	} {
+		code, body := e.get(tc.path)
+		if code != http.StatusOK {
+			t.Fatalf("%s: %d", tc.path, code)
+		}
+		if m := crumbs.FindStringSubmatch(body); m == nil || text(m[1]) != tc.crumbs {
+			t.Errorf("%s: breadcrumbs %v, want %q", tc.path, m, tc.crumbs)
+		}
+		if tc.tab == "" {
+			continue
+		}
+		m := current.FindStringSubmatch(body)
+		if m == nil || m[2] != tc.tab {
+			t.Errorf("%s: current tab %v, want %s", tc.path, m, tc.tab)
+		}
+		for _, href := range []string{`href="/console/tables/Films"`, `href="/console/tables/Films/stream"`, `href="/console/capacity?table=Films"`, `href="/console/partiql?table=Films"`, `href="/console/table-settings/Films"`} {
+			if !strings.Contains(body, href) {
+				t.Errorf("%s: the tabs lack %s", tc.path, href)
+			}
+		}
+	}
+	// A table that does not exist has no tabs.
+	for _, p := range []string{"/console/tables/Nope", "/console/tables/Nope/stream", "/console/table-settings/Nope"} {
+		if _, body := e.get(p); strings.Contains(body, `<nav class="tabs"`) {
+			t.Errorf("%s: tabs of a table that does not exist", p)
+		}
+	}
+}
+
+func editorPathOf(table, key string) string {
+	return "/console/tables/" + table + "/item?key=" + url.QueryEscape(key)
+}

@@ -139,8 +139,13 @@ var funcs = template.FuncMap{
 	// bytes formats a size in bytes (B, KB, MB, GB: 1,024-based, as
 	// DynamoDB's console).
 	"bytes": formatBytes,
-	"add":   func(a, b int) int { return a + b },
-	"join":  strings.Join,
+	// plural is one when n is 1, many otherwise ("1 item", "2 items").
+	"plural": plural,
+	// tableHeader is a table_header's value from the table's name
+	// alone (see tableHeader).
+	"tableHeader": tableHeader,
+	"add":         func(a, b int) int { return a + b },
+	"join":        strings.Join,
 }
 
 // indentedLen is at least the length of JSON text b indented by json.Indent
@@ -180,6 +185,21 @@ func indentedLen(b []byte, limit int) int {
 		}
 	}
 	return n
+}
+
+// plural is one when n (an int or int64) is 1, many otherwise.
+func plural(n any, one, many string) string {
+	switch v := n.(type) {
+	case int:
+		if v == 1 {
+			return one
+		}
+	case int64:
+		if v == 1 {
+			return one
+		}
+	}
+	return many
 }
 
 func formatUnits(u float64) string {

@@ -214,6 +214,13 @@ func (c *Console) tablesPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Flash = c.takeFlash(r)
+	if fl := d.Flash; fl != nil && fl.Created != "" {
+		for _, t := range d.Tables {
+			if t.Name == fl.Created {
+				fl.OK = createdWords(fl.Created, fl.CreatedStatus, t.Status)
+			}
+		}
+	}
 	c.render(w, r, http.StatusOK, "tables", c.page(r, "Tables", "tables", d))
 }
 

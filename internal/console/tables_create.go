@@ -324,11 +324,25 @@ func (c *Console) createTable(w http.ResponseWriter, r *http.Request) {
 		c.renderCreate(w, r, formErrorStatus, createData{Form: f, Err: asAPIError(err), Call: call})
 		return
 	}
-	fl := &flash{OK: fmt.Sprintf("Table %s created (%s).", f.Name, out.TableDescription.TableStatus), Calls: []Call{call}}
+	fl := &flash{Created: f.Name, CreatedStatus: out.TableDescription.TableStatus, Calls: []Call{call}}
+	fl.OK = createdWords(f.Name, fl.CreatedStatus, fl.CreatedStatus)
 	if f.TTL != "" {
 		c.enableTTL(r.Context(), f.Name, f.TTL, out.TableDescription.TableStatus, fl)
 	}
 	http.Redirect(w, r, "/console/?flash="+url.QueryEscape(c.putFlash(r, fl)), http.StatusSeeOther)
+}
+
+// createdWords is the confirmation of table name created: CreateTable
+// answered status then (CREATING: DynamoDB creates a table
+// asynchronously, API reference, CreateTable), and the list shows it now.
+func createdWords(name, then, now string) string {
+	switch {
+	case now == "" || now == then && then != "CREATING":
+		return fmt.Sprintf("Table %s created: CreateTable answered %s.", name, then)
+	case now == then:
+		return fmt.Sprintf("Table %s created: CreateTable answered CREATING; the list below shows when it is ACTIVE.", name)
+	}
+	return fmt.Sprintf("Table %s created: CreateTable answered %s; the table is now %s.", name, then, now)
 }
 
 // removeRow is rows without the row whose fields are numbered n.

@@ -28,6 +28,10 @@ type flash struct {
 	WarnErr *APIError
 	// Calls are the DynamoDB calls made, shown folded.
 	Calls []Call
+	// Created and CreatedStatus are the table CreateTable created and
+	// the TableStatus it answered: the tables page words OK with the
+	// status the list shows (createdWords).
+	Created, CreatedStatus string
 
 	session string
 	made    time.Time

@@ -9,7 +9,8 @@ import (
 
 // A table's settings (/console/table-settings/NAME): its deletion
 // protection (UpdateTable DeletionProtectionEnabled), its time to live
-// (UpdateTimeToLive) and deleting it (DeleteTable). Deleting asks for the
+// (UpdateTimeToLive: the form offers what applies to its
+// DescribeTimeToLive status) and deleting it (DeleteTable). Deleting asks for the
 // table's name to be typed first, as DynamoDB's own console does; the
 // console refuses a name that does not match without calling DynamoDB.
 // Deletion protection is DynamoDB's to honour: DeleteTable is sent either
@@ -19,6 +20,8 @@ import (
 // settingsData is the settings page's data.
 type settingsData struct {
 	Name string
+	// Header is the table's header and tabs (table_header).
+	Header itemsHeader
 	// Table is the table's summary; Err DescribeTable's error.
 	Table tableSummary
 	Found bool
@@ -33,9 +36,21 @@ type settingsData struct {
 	DeleteCall Call
 	// FocusDelete focuses the confirmation field (?delete=1).
 	FocusDelete bool
-	// TTLAttr is the TTL form's attribute.
-	TTLAttr string
+	// TTLAttr is the TTL form's attribute; TTLAttrErr the console's
+	// complaint about it (empty).
+	TTLAttr, TTLAttrErr string
 }
+
+// TTLOn and TTLOff say which of the TTL form's buttons apply to the
+// table's DescribeTimeToLive TimeToLiveStatus (ENABLED, ENABLING: off;
+// DISABLED: on; DISABLING, or a status not known: both).
+func (d settingsData) TTLOn() bool {
+	st := d.Table.TTL.TimeToLiveStatus
+	return st != "ENABLED" && st != "ENABLING"
+}
+
+// TTLOff: see TTLOn.
+func (d settingsData) TTLOff() bool { return d.Table.TTL.TimeToLiveStatus != "DISABLED" }
 
 // settingsURL is table's settings page.
 func settingsURL(table string) string {
@@ -47,12 +62,15 @@ func (c *Console) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	switch {
 	case err == nil:
 		d.Table, d.Found = c.summaryOf(r, t), true
+		d.Header = newItemsHeader(t, "settings")
 	default:
 		d.Err = asAPIError(err)
+		d.Header = itemsHeader{Name: d.Name, Tab: "settings", Missing: d.Err.Type == "ResourceNotFoundException"}
 		if status == http.StatusOK && d.Err.Type == "ResourceNotFoundException" {
 			status = http.StatusNotFound
 		}
 	}
+	d.Header.Title = d.Name + ": settings"
 	if d.TTLAttr == "" {
 		d.TTLAttr = d.Table.TTL.AttributeName
 	}
@@ -128,6 +146,17 @@ func (c *Console) setTTL(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	attr := strings.TrimSpace(r.PostFormValue("attribute"))
 	on := r.PostFormValue("enabled") == "true"
+	if attr == "" {
+		// DynamoDB's answer would be a ValidationException about
+		// timeToLiveSpecification.attributeName's length: the console
+		// knows the field is empty, and says so itself.
+		word := "on"
+		if !on {
+			word = "off"
+		}
+		c.renderSettings(w, r, formErrorStatus, settingsData{Name: name, TTLAttrErr: "Name the TTL attribute: UpdateTimeToLive needs the attribute's name to turn time to live " + word + ". Nothing was sent."})
+		return
+	}
 	in := map[string]any{"TableName": name, "TimeToLiveSpecification": map[string]any{"Enabled": on, "AttributeName": attr}}
 	call, err := c.callShown(r.Context(), "DynamoDB_20120810.UpdateTimeToLive", in, nil)
 	if err != nil {

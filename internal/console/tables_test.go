@@ -297,6 +297,32 @@ func TestTables_CreateTTLWaitsForActive(t *testing.T) {
 	}
 }
 
+// The confirmation of a created table says what CreateTable answered
+// (CREATING: DynamoDB creates a table asynchronously, API reference,
+// CreateTable: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html)
+// and does not contradict the list's status.
+func TestTables_CreatedWords(t *testing.T) {
+	tests := []struct {
+		name  string
+		delay time.Duration
+		ttl   string
+		want  string
+	}{
+		{"ACTIVE by the time the list is read", 0, "", "Table Tab created: CreateTable answered CREATING; the table is now ACTIVE."},
+		{"still CREATING", 2 * time.Second, "", "Table Tab created: CreateTable answered CREATING; the list below shows when it is ACTIVE."},
+		{"waited for ACTIVE to set the TTL", 300 * time.Millisecond, "exp", "Table Tab created: CreateTable answered CREATING; the table is now ACTIVE."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, console.Options{}, engine.Options{CreateDelay: tc.delay})
+			code, body := e.post("/console/create-table", form("name", "Tab", "pk", "id", "pk_type", "S", "billing", "PAY_PER_REQUEST", "ttl", tc.ttl, "action", "create"))
+			if code != http.StatusOK || !strings.Contains(text(body), tc.want) {
+				t.Errorf("%d: the confirmation is not %q:\n%s", code, tc.want, text(body))
+			}
+		})
+	}
+}
+
 // Deleting: the typed name must match (the console's check), deletion
 // protection is DynamoDB's (API reference, DeleteTable:
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html,
@@ -345,19 +371,33 @@ func TestTables_SettingsTTL(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"on", form("attribute", "expiresAt", "enabled", "true"), http.StatusOK, "Time to live turned on for Sessions with attribute expiresAt."},
 		// DynamoDB refuses an empty attribute name (UpdateTimeToLive,
-		// TimeToLiveSpecification.AttributeName: minimum length 1).
-		{"empty attribute", form("attribute", "", "enabled", "false"), http.StatusOK, "Member must have length greater than or equal to 1"},
+		// TimeToLiveSpecification.AttributeName: minimum length 1,
+		// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TimeToLiveSpecification.html):
+		// the console knows it is empty and says so itself.
+		{"empty attribute, on", form("attribute", " ", "enabled", "true"), http.StatusOK, "Name the TTL attribute: UpdateTimeToLive needs the attribute&#39;s name to turn time to live on. Nothing was sent."},
+		{"on", form("attribute", "expiresAt", "enabled", "true"), http.StatusOK, "Time to live turned on for Sessions with attribute expiresAt."},
+		{"empty attribute, off", form("attribute", "", "enabled", "false"), http.StatusOK, "Name the TTL attribute: UpdateTimeToLive needs the attribute&#39;s name to turn time to live off."},
+		// Other refusals are DynamoDB's, as it words them.
+		{"another attribute, off", form("attribute", "other", "enabled", "false"), http.StatusOK, "UpdateTimeToLive answered:"},
+		{"off", form("attribute", "expiresAt", "enabled", "false"), http.StatusOK, "Time to live turned off for Sessions."},
 	}
+	// The buttons offered are those of DescribeTimeToLive's status.
+	onButton, offButton := ">Turn time to live on</button>", ">Turn time to live off</button>"
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			code, body := e.post("/console/table-settings/Sessions/ttl", s.form)
 			if code != s.status || !strings.Contains(body, s.want) {
 				t.Fatalf("%d, want %q:\n%s", code, s.want, body)
 			}
+			st := jsonOf(e.api("DescribeTimeToLive", `{"TableName":"Sessions"}`))
+			enabled := strings.Contains(st, `"ENABLED"`)
+			if strings.Contains(body, onButton) == enabled || strings.Contains(body, offButton) != enabled {
+				t.Errorf("TTL %s: the page offers on %v, off %v", st, strings.Contains(body, onButton), strings.Contains(body, offButton))
+			}
 		})
 	}
+	e.post("/console/table-settings/Sessions/ttl", form("attribute", "expiresAt", "enabled", "true"))
 	if _, body := e.get("/console/"); !strings.Contains(body, "expiresAt") || !strings.Contains(body, "ENABLED") {
 		t.Errorf("the list has no TTL:\n%s", body)
 	}

@@ -1,13 +1,34 @@
 // dynago console: a table's page and the item editor.
-// - The index select reads the chosen table or index at once.
+// - The index select reads the chosen table or index at once (by the
+//   keys: on Enter).
 // - The key condition shows for Query only; a second value for between.
 // - "Add a condition" adds a filter row.
 (function () {
   'use strict';
   const form = document.getElementById('query');
   if (!form) return;
+  // A choice made with the mouse reads at once; one made with the keys
+  // (arrows step through the choices, each a change) waits for Enter, so
+  // that stepping to the second index does not reload the page at the
+  // first step. After the reload the select has the focus (autofocus).
   const index = document.getElementById('q-index');
-  if (index) index.addEventListener('change', () => form.requestSubmit());
+  const hint = document.getElementById('q-index-hint');
+  if (index) {
+    let byKey = false;
+    index.addEventListener('pointerdown', () => { byKey = false; });
+    index.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        form.requestSubmit();
+        return;
+      }
+      if (e.key !== 'Tab' && e.key !== 'Shift') byKey = true;
+    });
+    index.addEventListener('change', () => {
+      if (!byKey) form.requestSubmit();
+      else if (hint) hint.hidden = false;
+    });
+  }
   const key = document.getElementById('q-key');
   const op = () => (form.querySelector('input[name="op"]:checked') || {}).value;
   const showKey = () => {
