@@ -3,7 +3,9 @@ package console
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -118,7 +120,7 @@ func (c *Console) runStatement(r *http.Request, f partiqlForm, page int) partiql
 	req := map[string]any{"Statement": f.Statement, "ReturnConsumedCapacity": "TOTAL"}
 	params, err := statementParameters(f.Parameters, f.ParamMode)
 	if err != nil {
-		res.Problem = "Parameters: " + err.Error()
+		res.Problem = err.Error()
 		return res
 	}
 	if params != nil {
@@ -178,12 +180,19 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 	}
 	d := json.NewDecoder(strings.NewReader(text))
 	d.UseNumber()
-	var raw []json.RawMessage
-	if err := d.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("want a JSON array of values, such as [{\"N\": \"1985\"}] or [1985]: %v", err)
+	var whole json.RawMessage
+	if err := d.Decode(&whole); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("%s: the JSON is cut short", paramsArray)
+		}
+		return nil, fmt.Errorf("%s: %v", paramsArray, itemsJSONError(text, err))
 	}
-	if d.More() {
-		return nil, fmt.Errorf("want one JSON array: text follows it")
+	var raw []json.RawMessage
+	if !bytes.HasPrefix(bytes.TrimSpace(whole), []byte("[")) || json.Unmarshal(whole, &raw) != nil {
+		return nil, fmt.Errorf("%s: put [ and ] around the values", paramsArray)
+	}
+	if jsonEnd(d) != nil {
+		return nil, fmt.Errorf("%s: text follows its closing ]", paramsOne)
 	}
 	out := make([]json.RawMessage, len(raw))
 	for i, e := range raw {
@@ -195,15 +204,21 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("parameter %d: %v", i+1, err)
+			return nil, fmt.Errorf("Parameters: parameter %d: %v", i+1, err)
 		}
 		if plainDepth(v) > maxPlainDepth {
-			return nil, fmt.Errorf("parameter %d is nested more than %d levels deep (DynamoDB allows 32)", i+1, maxPlainDepth)
+			return nil, fmt.Errorf("Parameters: parameter %d is nested more than %d levels deep (DynamoDB allows 32)", i+1, maxPlainDepth)
 		}
 		out[i] = avOfPlain(v)
 	}
 	return out, nil
 }
+
+// paramsArray and paramsOne begin the parameters field's complaints.
+const (
+	paramsArray = `Parameters must be a JSON array, such as [1985, "Brazil"]`
+	paramsOne   = `Parameters must be one JSON array, such as [1985, "Brazil"]`
+)
 
 // maxPlainDepth bounds the nesting of a plain JSON parameter the console
 // converts to DynamoDB JSON (each level a {"L": [...]} or {"M": {...}}

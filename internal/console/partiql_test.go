@@ -232,8 +232,15 @@ func TestPartiQL_FormProblems(t *testing.T) {
 		want string
 	}{
 		{"empty statement", url.Values{"statement": {"  \n "}}, "Write a PartiQL statement to run"},
-		{"parameters not JSON", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985"}}, "Parameters: want a JSON array"},
-		{"parameters not an array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`{"N":"1"}`}}, "Parameters: want a JSON array"},
+		{"parameters cut short", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985"}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: the JSON is cut short`},
+		{"parameters not JSON", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985, Brazil]"}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: invalid character 'B' looking for beginning of value (line 1, column`},
+		{"parameters not an array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`{"N":"1"}`}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: put [ and ] around the values`},
+		// The new user's paste: the values without their brackets, which
+		// Go's decoder words as "cannot unmarshal number into Go value".
+		{"parameters without brackets", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`1985, "Brazil"`}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: put [ and ] around the values`},
+		{"a stray ] after the array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`[1985, "Brazil"]]`}}, `Parameters must be one JSON array, such as [1985, "Brazil"]: text follows its closing ]`},
+		{"a stray } after the array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985]\n}"}}, `Parameters must be one JSON array, such as [1985, "Brazil"]: text follows its closing ]`},
+		{"a second array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`[1985] ["Brazil"]`}}, `Parameters must be one JSON array`},
 		{"limit not a number", url.Values{"statement": {`SELECT * FROM "Movies"`}, "limit": {"ten"}}, `Limit: "ten" is not a whole number.`},
 	}
 	for _, tc := range tests {
