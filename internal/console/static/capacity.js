@@ -9,10 +9,16 @@
 (function () {
   'use strict';
   const root = document.getElementById('capacity');
-  // The table and window pickers show their choice at once.
+  // The table and window pickers apply with the Show button, or Enter on
+  // the select: not on change, which the arrow keys fire on every step
+  // (a reload each, the focus lost to <body>; WCAG 3.2.2 On Input).
   for (const id of ['capacity-table', 'capacity-window']) {
     const sel = document.getElementById(id);
-    if (sel && sel.form) sel.addEventListener('change', () => sel.form.requestSubmit());
+    if (sel && sel.form) {
+      sel.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') { e.preventDefault(); sel.form.requestSubmit(); }
+      });
+    }
   }
   if (!root || !root.dataset.src) return;
   const throttling = root.dataset.throttle === 'true';
