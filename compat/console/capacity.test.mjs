@@ -165,7 +165,7 @@ test('without --throttle the page says partition heat needs it, and still charts
 
     // The table picker and the keyboard: an arrow key moves the choice
     // and stays on the page, focus on the select; Enter shows the table.
-    const pick = page.getByLabel('Table', { exact: true });
+    const pick = page.locator('#capacity-table');
     const url = page.url();
     await pick.focus();
     await page.keyboard.press('ArrowDown');

@@ -56,6 +56,8 @@ test('a design: worksheet, item collections, and a pattern counted after an SDK 
   assert.ok(chart.width >= 900, `the load chart is ${chart.width} px wide`);
   const views = await page.locator('.design-show .views').evaluate((v) => [v.scrollWidth, v.clientWidth]);
   assert.ok(views[0] <= views[1] + 1, `the tables are ${views[0]} px in a ${views[1]} px column`);
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(pageWidth <= 1280, `the page is ${pageWidth} px wide in a 1280 px window`);
   // One index alone: the arrow keys move the choice without leaving the
   // page (no reload per step), Enter or Show applies it.
   const space = page.getByLabel('Key space');
