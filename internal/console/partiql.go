@@ -120,7 +120,7 @@ func (c *Console) runStatement(r *http.Request, f partiqlForm, page int) partiql
 	req := map[string]any{"Statement": f.Statement, "ReturnConsumedCapacity": "TOTAL"}
 	params, err := statementParameters(f.Parameters, f.ParamMode)
 	if err != nil {
-		res.Problem = err.Error()
+		res.Problem = sentence(err)
 		return res
 	}
 	if params != nil {
@@ -204,21 +204,31 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("Parameters: parameter %d: %v", i+1, err)
+			return nil, fmt.Errorf("parameter %d: %v", i+1, err)
 		}
 		if plainDepth(v) > maxPlainDepth {
-			return nil, fmt.Errorf("Parameters: parameter %d is nested more than %d levels deep (DynamoDB allows 32)", i+1, maxPlainDepth)
+			return nil, fmt.Errorf("parameter %d is nested more than %d levels deep (DynamoDB allows 32)", i+1, maxPlainDepth)
 		}
 		out[i] = avOfPlain(v)
 	}
 	return out, nil
 }
 
-// paramsArray and paramsOne begin the parameters field's complaints.
+// paramsArray and paramsOne begin the parameters field's complaints
+// (shown as sentences: sentence capitalizes them).
 const (
-	paramsArray = `Parameters must be a JSON array, such as [1985, "Brazil"]`
-	paramsOne   = `Parameters must be one JSON array, such as [1985, "Brazil"]`
+	paramsArray = `parameters must be a JSON array, such as [1985, "Brazil"]`
+	paramsOne   = `parameters must be one JSON array, such as [1985, "Brazil"]`
 )
+
+// sentence is err's text with its first letter upper-case, for the page.
+func sentence(err error) string {
+	s := err.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // maxPlainDepth bounds the nesting of a plain JSON parameter the console
 // converts to DynamoDB JSON (each level a {"L": [...]} or {"M": {...}}

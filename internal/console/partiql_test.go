@@ -285,8 +285,8 @@ func TestPartiQL_DeepParameters(t *testing.T) {
 		name, params, mode string
 		want               string
 	}{
-		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameters: parameter 1 is nested more than 64 levels deep"},
-		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameter 1 is nested more than 64 levels deep"},
+		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameter 1 is nested more than 64 levels deep"},
 		{"plain, deeper than DynamoDB allows", nest("[", "1", "]", 40), "plain", "ValidationException"},
 		{"DynamoDB JSON lists", nest(`{"L":[`, `{"S":"x"}`, "]}", 3000), "ddb", "SerializationException"},
 		{"DynamoDB JSON maps", nest(`{"M":{"a":`, `{"S":"x"}`, "}}", 3000), "auto", "SerializationException"},
