@@ -151,15 +151,35 @@ test('without --throttle the page says partition heat needs it, and still charts
     page.on('pageerror', (err) => problems.push(`page error: ${err}`));
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
     const { ddb } = clients(plain.url);
-    await ddb.send(new CreateTableCommand({
-      TableName: 'plain', BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-    }));
+    for (const TableName of ['plain', 'plain2']) {
+      await ddb.send(new CreateTableCommand({
+        TableName, BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      }));
+    }
     await page.goto(new URL('/console/capacity', plain.url).href);
     assert.match(await page.locator('.capacity-throttle').textContent(), /Partition heat needs dynago serve --throttle/);
     await page.locator('section.keyspace .ks-chart .uplot').waitFor();
     assert.equal(await page.locator('canvas.ks-heat').count(), 0);
+
+    // The table picker and the keyboard: an arrow key moves the choice
+    // and stays on the page, focus on the select; Enter shows the table.
+    const pick = page.locator('#capacity-table');
+    const url = page.url();
+    await pick.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await pick.inputValue(), 'plain2');
+    await page.waitForTimeout(300);
+    assert.equal(page.url(), url, 'an arrow key reloaded the page');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'capacity-table', 'the focus left the select');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/table=plain2/);
+    await page.getByRole('heading', { name: 'Table plain2' }).waitFor();
+    // The window picker, with the mouse and the Show button.
+    await page.getByLabel('Window').selectOption('1m');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/window=1m/);
     assert.deepEqual(problems, []);
   } finally {
     await ctx.close();

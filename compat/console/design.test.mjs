@@ -50,12 +50,32 @@ test('a design: worksheet, item collections, and a pattern counted after an SDK 
   assert.match(await table.locator('td.pk').first().textContent(), /#/);
   assert.ok(await page.locator('section#view-GSI1').count() === 1 && await page.locator('section#view-GSI2').count() === 1);
   await page.getByRole('heading', { name: 'Findings (dynago design check)' }).waitFor();
-  // One index alone.
-  await page.getByLabel('Key space').selectOption('GSI2');
+  // At 1280 px the load chart has its own row, at its own width (its
+  // 12-unit text readable), and the tables fit their column unclipped.
+  const chart = await page.locator('.design-show .chart svg').boundingBox();
+  assert.ok(chart.width >= 900, `the load chart is ${chart.width} px wide`);
+  const views = await page.locator('.design-show .views').evaluate((v) => [v.scrollWidth, v.clientWidth]);
+  assert.ok(views[0] <= views[1] + 1, `the tables are ${views[0]} px in a ${views[1]} px column`);
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(pageWidth <= 1280, `the page is ${pageWidth} px wide in a 1280 px window`);
+  // One index alone: the arrow keys move the choice without leaving the
+  // page (no reload per step), Enter or Show applies it.
+  const space = page.getByLabel('Key space');
+  const url = page.url();
+  await space.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(page.url(), url, 'an arrow key reloaded the page');
+  assert.equal(await page.evaluate(() => document.activeElement?.name), 'index', 'the focus left the select');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await space.inputValue(), 'GSI2');
+  await page.keyboard.press('Enter');
   await page.waitForURL(/index=GSI2/);
   assert.equal(await page.locator('section#view-ecommerce').count(), 0);
   await page.locator('section#view-GSI2').waitFor();
   await page.getByLabel('Key space').selectOption('');
+  await page.getByRole('button', { name: 'Show' }).click();
   await page.waitForURL(/index=&/);
   await table.waitFor();
   await screenshot(page, 'design-collections');

@@ -171,7 +171,8 @@ func newDesignTrafficCommand(stdout io.Writer) *cobra.Command {
 		Short: "Show live traffic against the designs a server runs with (serve --design)",
 		Long: `Ask a dynago server started with --design FILE what it has seen on each
 designed table: the requests of each declared access pattern, the
-undeclared access paths by shape (Query GSI1: GSI1PK = PRODUCT#<ProductName>),
+undeclared access paths by shape (Query GSI1: GSI1PK = PRODUCT#<ProductName>,
+or PRODUCT#<…> for a value no entity template builds),
 undeclared Scans, Queries and Scans whose filters read far more items than
 they return (FILTER-HEAVY, with the read amplification), and written items
 whose keys match no entity's templates. --format json gives the server's

@@ -196,11 +196,18 @@ func TestCapacity_Page(t *testing.T) {
 	}{
 		{"throttled", true, "/console/capacity", 200,
 			[]string{`<option value="orders" selected>orders</option>`, "GSI GSI1", "Throttling on", "--capacity-scale 100", "30 read and 10 write units a second",
-				`dynago insights orders --window 5m`, `canvas class="ks-heat"`, `data-src="/console/capacity/data?table=orders&amp;window=5m"`, "Enable Contributor Insights on GSI1"},
-			[]string{"Partition heat needs"}},
+				`dynago insights orders --window 5m`, `canvas class="ks-heat"`, `data-src="/console/capacity/data?table=orders&amp;window=5m"`, "Enable Contributor Insights on GSI1",
+				// On demand without a maximum: what limits it, in words
+				// (DynamoDB's 3,000 RCU and 1,000 WCU a partition:
+				// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
+				"none of its own (on-demand, no maximum): only each partition's 30 / 10 limit it (DynamoDB's 3,000 / 1,000 divided by <code>--capacity-scale 100</code>)",
+				"Most accessed partition keys <span class=\"muted\">(units a second, averaged over the last 5m)</span>", "Times are UTC."},
+			[]string{"Partition heat needs", "partitions only"}},
 		{"not throttled", false, "/console/capacity?table=orders&window=1m", 200,
-			[]string{"Partition heat needs <code>dynago serve --throttle</code>", "Table and index units are recorded either way", `dynago insights orders --window 1m`, "ks-chart"},
-			[]string{"canvas"}},
+			[]string{"Partition heat needs <code>dynago serve --throttle</code>", "Table and index units are recorded either way", `dynago insights orders --window 1m`, "ks-chart",
+				"none of its own (on-demand, no maximum): DynamoDB's only limit is each partition's 3,000 / 1,000, which dynago models with <code>serve --throttle</code>",
+				"averaged over the last 1m"},
+			[]string{"canvas", "partitions only"}},
 		{"a bad window is the default", false, "/console/capacity?window=7h", 200, []string{"--window 5m"}, nil},
 		{"missing table", false, "/console/capacity?table=nope", 400,
 			[]string{"ResourceNotFoundException", "Requested resource not found: Table: nope not found"}, []string{"ks-chart"}},
@@ -220,6 +227,9 @@ func TestCapacity_Page(t *testing.T) {
 				if strings.Contains(body, n) {
 					t.Errorf("page has %q", n)
 				}
+			}
+			if status == 200 && strings.Count(body, "UTC") != 1 {
+				t.Errorf("the page names the time zone %d times, want once", strings.Count(body, "UTC"))
 			}
 		})
 	}

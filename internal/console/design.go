@@ -2,6 +2,7 @@ package console
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -57,8 +58,13 @@ type designView struct {
 	Views []struct{ Name, Title string }
 	// Err is a file that no longer loads (or parses).
 	Err string
-	// Table is the design's table.
-	Table string
+	// Table is the design's table; Missing says DescribeTable answered
+	// that this server has no such table, and Run is the command that
+	// creates it and fills it (dynago design run FILE --endpoint URL
+	// --keep).
+	Table   string
+	Missing bool
+	Run     string
 	// The worksheet.
 	Worksheet []mdBlock
 	// The item collections: the index shown ("" for every view), the
@@ -124,6 +130,7 @@ func (c *Console) designPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Table = d.Table.Name
+	c.designTable(r, &v)
 	status := http.StatusOK
 	switch v.View {
 	case "worksheet":
@@ -138,6 +145,33 @@ func (c *Console) designPage(w http.ResponseWriter, r *http.Request) {
 		v.Traffic = c.trafficOf(d)
 	}
 	c.render(w, r, status, "design", c.page(r, v.Title+": "+filepath.Base(v.File), "design", v))
+}
+
+// designTable asks DescribeTable (as a client would) whether v's table
+// exists on this server; when it does not, v says so with the command
+// that creates it, its indexes and generated items, at this server
+// (design run's --endpoint; --keep so that the table stays after the
+// run). Another error is no hint: the pages show the design either way.
+func (c *Console) designTable(r *http.Request, v *designView) {
+	var ae *APIError
+	if _, err := c.describe(r, v.Table); !errors.As(err, &ae) || ae.Type != "ResourceNotFoundException" {
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	v.Missing = true
+	v.Run = "dynago design run " + shellWord(v.File) + " --endpoint " + shellWord(scheme+"://"+r.Host) + " --keep"
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than letters,
+// digits and ./_-:@+=,.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_-:@+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // loadDesignFile loads a design; a file with problems is an error
@@ -266,5 +300,6 @@ func (c *Console) designTrafficLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Table, v.View, v.Traffic = d.Table.Name, "traffic", c.trafficOf(d)
+	c.designTable(r, &v)
 	c.renderFragment(w, r, http.StatusOK, "design", "traffic", c.page(r, "", "design", v))
 }

@@ -189,3 +189,56 @@ func TestDesign_Traffic(t *testing.T) {
 		t.Error("the live fragment is a whole page")
 	}
 }
+
+// TestDesign_MissingTable: serve --design with a design whose table the
+// server does not have (examples/orders.design.yaml's app, on an empty
+// server) says so on every design view, DescribeTable's answer, and
+// gives the dynago design run command that creates and fills it here
+// (its --endpoint and --keep are internal/cli/design.go's flags); once
+// the table exists the hint is gone.
+func TestDesign_MissingTable(t *testing.T) {
+	const orders = "../../examples/orders.design.yaml"
+	e := designEnv(t, orders)
+	host := strings.TrimPrefix(e.ts.URL, "http://")
+	run := "dynago design run ../../examples/orders.design.yaml --endpoint http://" + host + " --keep"
+	views := []string{"/console/design/1/worksheet", "/console/design/1/collections", "/console/design/1/traffic", "/console/design/1/traffic/live"}
+	for _, tc := range []struct {
+		name   string
+		create bool
+		want   []string
+	}{
+		{"missing", false, []string{"Table app does not exist on this server", "DescribeTable answers ResourceNotFoundException", run}},
+		{"created", true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.create {
+				e.api("CreateTable", `{"TableName":"app","BillingMode":"PAY_PER_REQUEST","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}]}`)
+			}
+			for _, path := range views {
+				status, body := e.get(path)
+				if status != http.StatusOK {
+					t.Fatalf("%s: %d", path, status)
+				}
+				page := text(body)
+				live := strings.HasSuffix(path, "/live")
+				for _, w := range tc.want {
+					if live && w != run {
+						continue // the fragment has only the traffic's own words
+					}
+					if !strings.Contains(page, w) {
+						t.Errorf("%s lacks %q:\n%s", path, w, page)
+					}
+				}
+				if tc.want == nil && (strings.Contains(page, "does not exist") || strings.Contains(page, "design run")) {
+					t.Errorf("%s: a hint for a table that exists:\n%s", path, page)
+				}
+				if strings.HasPrefix(path, "/console/design/1/traffic") {
+					missing := strings.Contains(page, "No requests yet, and table app does not exist on this server: "+run+" creates it")
+					if missing != !tc.create {
+						t.Errorf("%s: the no-requests line says missing %v, want %v:\n%s", path, missing, !tc.create, page)
+					}
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,9 @@ package console
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -118,7 +120,7 @@ func (c *Console) runStatement(r *http.Request, f partiqlForm, page int) partiql
 	req := map[string]any{"Statement": f.Statement, "ReturnConsumedCapacity": "TOTAL"}
 	params, err := statementParameters(f.Parameters, f.ParamMode)
 	if err != nil {
-		res.Problem = "Parameters: " + err.Error()
+		res.Problem = sentence(err)
 		return res
 	}
 	if params != nil {
@@ -178,12 +180,19 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 	}
 	d := json.NewDecoder(strings.NewReader(text))
 	d.UseNumber()
-	var raw []json.RawMessage
-	if err := d.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("want a JSON array of values, such as [{\"N\": \"1985\"}] or [1985]: %v", err)
+	var whole json.RawMessage
+	if err := d.Decode(&whole); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("%s: the JSON is cut short", paramsArray)
+		}
+		return nil, fmt.Errorf("%s: %v", paramsArray, itemsJSONError(text, err))
 	}
-	if d.More() {
-		return nil, fmt.Errorf("want one JSON array: text follows it")
+	var raw []json.RawMessage
+	if !bytes.HasPrefix(bytes.TrimSpace(whole), []byte("[")) || json.Unmarshal(whole, &raw) != nil {
+		return nil, fmt.Errorf("%s: put [ and ] around the values", paramsArray)
+	}
+	if jsonEnd(d) != nil {
+		return nil, fmt.Errorf("%s: text follows its closing ]", paramsOne)
 	}
 	out := make([]json.RawMessage, len(raw))
 	for i, e := range raw {
@@ -203,6 +212,22 @@ func statementParameters(text, mode string) ([]json.RawMessage, error) {
 		out[i] = avOfPlain(v)
 	}
 	return out, nil
+}
+
+// paramsArray and paramsOne begin the parameters field's complaints
+// (shown as sentences: sentence capitalizes them).
+const (
+	paramsArray = `parameters must be a JSON array, such as [1985, "Brazil"]`
+	paramsOne   = `parameters must be one JSON array, such as [1985, "Brazil"]`
+)
+
+// sentence is err's text with its first letter upper-case, for the page.
+func sentence(err error) string {
+	s := err.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // maxPlainDepth bounds the nesting of a plain JSON parameter the console

@@ -232,8 +232,15 @@ func TestPartiQL_FormProblems(t *testing.T) {
 		want string
 	}{
 		{"empty statement", url.Values{"statement": {"  \n "}}, "Write a PartiQL statement to run"},
-		{"parameters not JSON", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985"}}, "Parameters: want a JSON array"},
-		{"parameters not an array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`{"N":"1"}`}}, "Parameters: want a JSON array"},
+		{"parameters cut short", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985"}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: the JSON is cut short`},
+		{"parameters not JSON", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985, Brazil]"}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: invalid character 'B' looking for beginning of value (line 1, column`},
+		{"parameters not an array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`{"N":"1"}`}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: put [ and ] around the values`},
+		// The new user's paste: the values without their brackets, which
+		// Go's decoder words as "cannot unmarshal number into Go value".
+		{"parameters without brackets", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`1985, "Brazil"`}}, `Parameters must be a JSON array, such as [1985, "Brazil"]: put [ and ] around the values`},
+		{"a stray ] after the array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`[1985, "Brazil"]]`}}, `Parameters must be one JSON array, such as [1985, "Brazil"]: text follows its closing ]`},
+		{"a stray } after the array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {"[1985]\n}"}}, `Parameters must be one JSON array, such as [1985, "Brazil"]: text follows its closing ]`},
+		{"a second array", url.Values{"statement": {`SELECT * FROM "Movies"`}, "parameters": {`[1985] ["Brazil"]`}}, `Parameters must be one JSON array`},
 		{"limit not a number", url.Values{"statement": {`SELECT * FROM "Movies"`}, "limit": {"ten"}}, `Limit: "ten" is not a whole number.`},
 	}
 	for _, tc := range tests {
@@ -278,8 +285,8 @@ func TestPartiQL_DeepParameters(t *testing.T) {
 		name, params, mode string
 		want               string
 	}{
-		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameters: parameter 1 is nested more than 64 levels deep"},
-		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameters: parameter 1 is nested more than 64 levels deep"},
+		{"plain arrays past the console's bound", nest("[", "1", "]", 5000), "plain", "Parameter 1 is nested more than 64 levels deep"},
+		{"plain objects past encoding/json's bound once converted", nest(`{"a":`, "1", "}", 5000), "auto", "Parameter 1 is nested more than 64 levels deep"},
 		{"plain, deeper than DynamoDB allows", nest("[", "1", "]", 40), "plain", "ValidationException"},
 		{"DynamoDB JSON lists", nest(`{"L":[`, `{"S":"x"}`, "]}", 3000), "ddb", "SerializationException"},
 		{"DynamoDB JSON maps", nest(`{"M":{"a":`, `{"S":"x"}`, "}}", 3000), "auto", "SerializationException"},

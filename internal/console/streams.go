@@ -170,9 +170,11 @@ func (c *Console) streamEnable(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/console/tables/"+url.PathEscape(name)+"/stream", http.StatusSeeOther)
 }
 
-// formatEpoch writes epoch seconds as a UTC time.
+// formatEpoch writes epoch seconds as a UTC time, 24-hour, without the
+// zone: the page says once that its times are UTC, as the capacity page
+// does.
 func formatEpoch(sec float64) string {
 	s := int64(sec)
 	ns := int64((sec - float64(s)) * 1e9)
-	return time.Unix(s, ns).UTC().Format("2006-01-02 15:04:05 UTC")
+	return time.Unix(s, ns).UTC().Format("2006-01-02 15:04:05")
 }

@@ -125,6 +125,51 @@ func TestStream_Records(t *testing.T) {
 			t.Errorf("the page has no %s", w)
 		}
 	}
+	// Times as on the capacity page: 24-hour HH:MM:SS, the zone said once.
+	if n := strings.Count(text(body), "UTC"); n != 1 || !strings.Contains(body, "Times are UTC.") {
+		t.Errorf("the page names the zone %d times, want once (Times are UTC.)", n)
+	}
+	for _, re := range []string{`<dd>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d</dd>`, `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d · seq`, `last at \d\d:\d\d:\d\d\)`} {
+		if !regexp.MustCompile(re).MatchString(body) {
+			t.Errorf("no time %s in the page", re)
+		}
+	}
+}
+
+// TestStream_ModifyShowsTheChange: a MODIFY whose change is inside a map
+// (the new user's SET info.rating = 8 on a movie, whose info cells are
+// cut to the same first 60 characters) lists the changed path with both
+// values; a changed long string is shown opened; an unchanged map
+// lists nothing.
+func TestStream_ModifyShowsTheChange(t *testing.T) {
+	e := newEnv(t, console.Options{}, engine.Options{StreamShards: 1})
+	stTable(e, "NEW_AND_OLD_IMAGES")
+	plot := strings.Repeat("A bureaucrat in a retro-future world ", 3)
+	e.api("PutItem", `{"TableName":"Orders","Item":{"id":{"S":"m1"},"note":{"S":"`+plot+`old"},"same":{"M":{"a":{"S":"`+plot+`"}}},
+		"info":{"M":{"actors":{"L":[{"S":"Jonathan Pryce"},{"S":"Kim Greist"},{"S":"Robert De Niro"}]},"plot":{"S":"`+plot+`"},"rating":{"N":"8.8"}}}}}`)
+	e.api("UpdateItem", `{"TableName":"Orders","Key":{"id":{"S":"m1"}},"UpdateExpression":"SET info.rating = :r, note = :n",
+		"ExpressionAttributeValues":{":r":{"N":"8"},":n":{"S":"`+plot+`new"}}}`)
+	_, body := e.get("/console/tables/Orders/stream")
+	recs := recordRe.FindAllString(body, -1)
+	if len(recs) != 2 || !strings.Contains(recs[0], "st-MODIFY") {
+		t.Fatalf("records %q", stRecords(body))
+	}
+	mod := recs[0]
+	for _, tc := range []struct {
+		name string
+		want string
+		in   bool
+	}{
+		{"the changed path", `<li><code>info.rating</code>: <code class="st-was">8.8</code> → <code class="st-now">8</code></li>`, true},
+		{"only that path", `<code>info.plot</code>`, false},
+		{"the changed long string opened", `<details class="cut" open><summary>` + plot[:console.CellMax] + `…</summary><pre>&#34;` + plot + `new&#34;</pre>`, true},
+		{"the unchanged map listed nothing", `What changed in same`, false},
+		{"the count", "2 attributes changed", true},
+	} {
+		if strings.Contains(mod, tc.want) != tc.in {
+			t.Errorf("%s: %q in the record is %v, want %v:\n%s", tc.name, tc.want, !tc.in, tc.in, mod)
+		}
+	}
 }
 
 // The poll sends back where the page read each shard to and gets only

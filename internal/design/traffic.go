@@ -367,7 +367,7 @@ func (d *Design) shape(conds []AccessCond) string {
 }
 
 // valueShape is the first entity template of attribute attrName that
-// builds v (for a prefix, that v starts), else "?".
+// builds v (for a prefix, that v starts), else v's literal shape.
 func (d *Design) valueShape(attrName, v string, prefix bool) string {
 	for _, e := range d.Entities {
 		t, _, _, ok := e.ValueOf(attrName)
@@ -381,7 +381,25 @@ func (d *Design) valueShape(attrName, v string, prefix bool) string {
 			return v
 		}
 	}
-	return "?"
+	return literalShape(v)
+}
+
+// literalShape is the shape of a value no template builds: its
+// #-separated parts that read as literals (upper-case words: PRODUCT,
+// ORDER_ITEM) kept, every other part written <…>, so that PRODUCT#42 and
+// PRODUCT#43 are one path, PRODUCT#<…>; "?" for a value without a #
+// (alice, 42), which shows no literal part to go by.
+func literalShape(v string) string {
+	if !strings.Contains(v, "#") {
+		return "?"
+	}
+	parts := strings.Split(v, "#")
+	for i, p := range parts {
+		if p != "" && strings.TrimLeft(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+			parts[i] = "<…>"
+		}
+	}
+	return strings.Join(parts, "#")
 }
 
 func keyText(key map[string]string) string {

@@ -35,8 +35,13 @@ func TestTraffic_Classify(t *testing.T) {
 		{"a narrower begins_with", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "CATEGORY#toys"), {Attr: "SK", Op: "begins_with", Values: []string{"PRODUCT#Wid"}}}}, "4", ""},
 		{"orders in an ID range", design.Access{Operation: "Query", Index: "GSI2", Conds: []design.AccessCond{eq("Type", "ORDER"), {Attr: "SK", Op: "between", Values: []string{"ORDER#1", "ORDER#5"}}}}, "8", ""},
 		{"a whole user collection: undeclared", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "USER#alice")}}, "", "Query table: PK = USER#<UserName>"},
-		{"an unknown key shape", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "JUNK#1")}}, "", "Query table: PK = ?"},
-		{"a begins_with on the wrong prefix", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "USER#alice"), {Attr: "SK", Op: "begins_with", Values: []string{"CART#"}}}}, "", "Query table: PK = USER#<UserName> AND SK begins_with ?"},
+		// A value no template builds keeps its literal parts (docs/design-workbench.md:
+		// an undeclared path is named by its shape, not its values).
+		{"an unknown key shape", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "JUNK#1")}}, "", "Query table: PK = JUNK#<…>"},
+		{"an unknown key shape, another value", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "JUNK#2")}}, "", "Query table: PK = JUNK#<…>"},
+		{"an unknown key of several parts", design.Access{Operation: "Query", Index: "GSI1", Conds: []design.AccessCond{eq("GSI1PK", "STATUS#open#shard-3#ORDER_ITEM#7")}}, "", "Query GSI1: GSI1PK = STATUS#<…>#<…>#ORDER_ITEM#<…>"},
+		{"an unknown key without a literal part", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "alice")}}, "", "Query table: PK = ?"},
+		{"a begins_with on the wrong prefix", design.Access{Operation: "Query", Conds: []design.AccessCond{eq("PK", "USER#alice"), {Attr: "SK", Op: "begins_with", Values: []string{"CART#"}}}}, "", "Query table: PK = USER#<UserName> AND SK begins_with CART#"},
 		{"a Scan", design.Access{Operation: "Scan"}, "", "Scan table"},
 		{"a Scan of an index", design.Access{Operation: "Scan", Index: "GSI1"}, "", "Scan GSI1"},
 		{"a write of an entity", design.Access{Operation: "PutItem", Key: map[string]string{"PK": "USER#alice", "SK": "ORDER#9", "Status": "open"}}, "", "PutItem Order"},

@@ -9,10 +9,16 @@
 (function () {
   'use strict';
   const root = document.getElementById('capacity');
-  // The table and window pickers show their choice at once.
+  // The table and window pickers apply with the Show button, or Enter on
+  // the select: not on change, which the arrow keys fire on every step
+  // (a reload each, the focus lost to <body>; WCAG 3.2.2 On Input).
   for (const id of ['capacity-table', 'capacity-window']) {
     const sel = document.getElementById(id);
-    if (sel && sel.form) sel.addEventListener('change', () => sel.form.requestSubmit());
+    if (sel && sel.form) {
+      sel.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') { e.preventDefault(); sel.form.requestSubmit(); }
+      });
+    }
   }
   if (!root || !root.dataset.src) return;
   const throttling = root.dataset.throttle === 'true';
@@ -21,6 +27,10 @@
   let last = null;
 
   const fmt = (v) => (Math.round(v * 100) / 100).toFixed(2);
+  // hms writes a time as the console's other pages do: 24-hour HH:MM:SS
+  // in UTC (the page says UTC once).
+  const hms = (d) => d.toISOString().slice(11, 19);
+  const hmsOf = (sec) => hms(new Date(sec * 1000));
   const pct = (v) => (isFinite(v) ? Math.round(v * 100) + '%' : '—');
 
   // keyText writes a key (DynamoDB JSON) as NAME=value pairs, as the
@@ -53,7 +63,7 @@
       const li = el('li');
       li.append(el('code', 'key', keyText(k.key)), ' ');
       li.append(el('span', 'muted', throttled ? `${k.throttledRequests} throttled`
-        : `${fmt(k.readUnitsPerSecond)} read, ${fmt(k.writeUnitsPerSecond)} write units/s`));
+        : `${fmt(k.readUnitsPerSecond)} read, ${fmt(k.writeUnitsPerSecond)} write units/s on average`));
       list.append(li);
     }
   }
@@ -68,11 +78,12 @@
       const stepped = uPlot.paths && uPlot.paths.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined;
       u = new uPlot({
         width, height: 200,
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
-        series: [{},
+        series: [{ value: (_u, t) => (t == null ? '—' : hmsOf(t)) },
           { label: 'read units/s', stroke: '#0b63ce', width: 2, paths: stepped, value: (_u, v) => (v == null ? '—' : fmt(v)) },
           { label: 'write units/s', stroke: '#d97706', width: 2, paths: stepped, value: (_u, v) => (v == null ? '—' : fmt(v)) }],
-        axes: [{}, { label: 'units a second', size: 56 }],
+        axes: [{ space: 80, values: (_u, splits) => splits.map(hmsOf) }, { label: 'units a second', size: 56 }],
       }, data, box);
       charts.set(i, u);
       return;
@@ -167,7 +178,7 @@
     const every = Math.max(1, Math.ceil(cols / 5));
     for (let k = 0; k < cols; k += every) {
       const t = new Date(Date.parse(heat.start) + k * heat.stepSeconds * 1000);
-      g.fillText(t.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }), Math.min(Math.max(labelW + k * cellW, labelW + 24), cssW - 28), rows * rowH + axisH / 2);
+      g.fillText(hms(t), Math.min(Math.max(labelW + k * cellW, labelW + 24), cssW - 28), rows * rowH + axisH / 2);
     }
   }
 
@@ -175,8 +186,7 @@
     const c = cellOf(h.heat, p, k);
     const secs = h.heat.seconds[k];
     const to = new Date(c.from.getTime() + secs * 1000);
-    const t = (d) => d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    let s = `Partition ${p + 1} (hash from ${c.part.hashStart})\n${t(c.from)}–${t(to)}\n`;
+    let s = `Partition ${p + 1} (hash from ${c.part.hashStart})\n${hms(c.from)}–${hms(to)}\n`;
     s += `reads ${fmt(c.r)}/s of ${fmt(c.part.readLimit)} (${pct(c.rf)})\n`;
     s += `writes ${fmt(c.w)}/s of ${fmt(c.part.writeLimit)} (${pct(c.wf)})`;
     if (c.rt + c.wt > 0) s += `\nthrottled: ${c.rt} reads, ${c.wt} writes`;

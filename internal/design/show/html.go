@@ -12,7 +12,8 @@ import (
 // view a table whose partition key cells span their partition's rows
 // (NoSQL Workbench's aggregate view), finding numbers linking to the
 // numbered findings, and chart (the SVG of dynago design analyze
-// --format svg, or nil for none) beside the views. The CSS is inline;
+// --format svg, or nil for none) above them, at its own width (beside
+// them it was drawn too small to read). The CSS is inline;
 // there is no script and nothing is fetched. Every value from the design
 // is escaped by html/template; chart is inserted as it is, so it must
 // come from a trusted writer (analyze.WriteSVG escapes its text).
@@ -24,8 +25,8 @@ func (p *Picture) WriteHTML(w io.Writer, chart []byte) error {
 // another page (the web console's design view): the views and the
 // findings, without the document around them, its inline CSS and its
 // heading, and with no <main> (the page around has its own). The
-// classes are WriteHTML's (layout, views, pk, key, attr, mark, findings,
-// sev, error, warning, muted), for the page around to style.
+// classes are WriteHTML's (chart, layout, views, pk, key, attr, mark,
+// findings, sev, error, warning, muted), for the page around to style.
 func (p *Picture) WriteHTMLBody(w io.Writer, chart []byte) error {
 	return pageTemplate().ExecuteTemplate(w, "body", p.htmlData(chart, true))
 }
@@ -66,7 +67,7 @@ h2 { font-size: 14px; margin: 20px 0 6px; }
 .layout { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
 main { flex: 1 1 640px; min-width: 0; overflow-x: auto; }
 aside { flex: 0 1 560px; min-width: 320px; }
-aside svg { width: 100%; height: auto; }
+.chart svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin-bottom: 8px; }
 th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #f0f3f7; }
@@ -95,6 +96,12 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 <p class="muted">{{.File}}: {{.Items}} generated items per entity (dynago design show); partitions in key order, items in sort-key order.</p>
 </header>
 {{- end}}
+{{- if .Chart}}
+<section class="chart">
+<h2>Load on each partition key's hottest value at peak (dynago design analyze)</h2>
+{{.Chart}}
+</section>
+{{- end}}
 <div class="layout">
 {{if .Embedded}}<div class="views">{{else}}<main>{{end}}
 {{- $p := .Picture}}{{$sev := .Severity}}
@@ -115,10 +122,6 @@ ol.findings .sev.warning { color: #8a6d00; background: none; }
 {{- end}}
 {{if .Embedded}}</div>{{else}}</main>{{end}}
 <aside>
-{{- if .Chart}}
-<h2>Load on each partition key's hottest value at peak (dynago design analyze)</h2>
-{{.Chart}}
-{{- end}}
 <h2>Findings (dynago design check)</h2>
 {{- if .Findings}}
 <ol class="findings">

@@ -210,3 +210,42 @@ func TestWriteHTMLBody(t *testing.T) {
 		t.Error("the page lost its <main> or heading")
 	}
 }
+
+// TestWriteHTML_ChartAbove: the load chart is drawn above the views, at
+// its own width, not squeezed beside them into the findings' column
+// (where its 12-unit text came out about 5 pixels high), in the page and
+// in the body alike.
+func TestWriteHTML_ChartAbove(t *testing.T) {
+	d := designtest.Load(t, "testdata/scores.design.yaml")
+	p, err := show.Build(d, nil, show.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1000" viewBox="0 0 1000 246"><text>chart</text></svg>`)
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer, []byte) error
+	}{
+		{"page", func(b *bytes.Buffer, c []byte) error { return p.WriteHTML(b, c) }},
+		{"body", func(b *bytes.Buffer, c []byte) error { return p.WriteHTMLBody(b, c) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b, chart); err != nil {
+				t.Fatal(err)
+			}
+			s := b.String()
+			c, l, a := strings.Index(s, `<section class="chart">`), strings.Index(s, `<div class="layout">`), strings.Index(s, "<aside>")
+			if c < 0 || l < 0 || a < 0 || c > l || strings.Index(s, "<svg") < c || strings.Index(s, "<svg") > l {
+				t.Errorf("the chart is not in its own section above the layout (chart %d, layout %d, aside %d):\n%s", c, l, a, s)
+			}
+			if strings.Contains(s[a:], "<svg") {
+				t.Error("the chart is still in the aside")
+			}
+			var none bytes.Buffer
+			if err := tc.write(&none, nil); err != nil || strings.Contains(none.String(), `class="chart"`) {
+				t.Errorf("without a chart: %v, a chart section", err)
+			}
+		})
+	}
+}
