@@ -176,6 +176,8 @@ test('without --throttle the page says partition heat needs it, and still charts
     await page.keyboard.press('Enter');
     await page.waitForURL(/table=plain2/);
     await page.getByRole('heading', { name: 'Table plain2' }).waitFor();
+    // After the reload the focus is back on the picker it was sent from.
+    await page.waitForFunction(() => document.activeElement?.id === 'capacity-table');
     // The window picker, with the mouse and the Show button.
     await page.getByLabel('Window').selectOption('1m');
     await page.getByRole('button', { name: 'Show' }).click();

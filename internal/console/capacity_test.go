@@ -200,7 +200,7 @@ func TestCapacity_Page(t *testing.T) {
 				// On demand without a maximum: what limits it, in words
 				// (DynamoDB's 3,000 RCU and 1,000 WCU a partition:
 				// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
-				"none of its own (on-demand, no maximum): only each partition's 30 / 10 limit it (DynamoDB's 3,000 / 1,000 divided by <code>--capacity-scale 100</code>)",
+				"none of its own (on-demand, no maximum): only each partition's limits of 30 / 10 units a second apply (DynamoDB's 3,000 / 1,000 divided by <code>--capacity-scale 100</code>)",
 				"Most accessed partition keys <span class=\"muted\">(units a second, averaged over the last 5m)</span>", "Times are UTC."},
 			[]string{"Partition heat needs", "partitions only"}},
 		{"not throttled", false, "/console/capacity?table=orders&window=1m", 200,

@@ -42,15 +42,23 @@ type settingsData struct {
 }
 
 // TTLOn and TTLOff say which of the TTL form's buttons apply to the
-// table's DescribeTimeToLive TimeToLiveStatus (ENABLED, ENABLING: off;
-// DISABLED: on; DISABLING, or a status not known: both).
+// table's DescribeTimeToLive TimeToLiveStatus: ENABLED and ENABLING
+// offer off, DISABLED and DISABLING on (a change while one settles is
+// refused by DynamoDB either way, with its own message), a status not
+// known both.
 func (d settingsData) TTLOn() bool {
 	st := d.Table.TTL.TimeToLiveStatus
 	return st != "ENABLED" && st != "ENABLING"
 }
 
 // TTLOff: see TTLOn.
-func (d settingsData) TTLOff() bool { return d.Table.TTL.TimeToLiveStatus != "DISABLED" }
+func (d settingsData) TTLOff() bool {
+	switch d.Table.TTL.TimeToLiveStatus {
+	case "DISABLED", "DISABLING":
+		return false
+	}
+	return true
+}
 
 // settingsURL is table's settings page.
 func settingsURL(table string) string {
