@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/dynago/dynago/internal/ddberr"
@@ -22,20 +21,9 @@ import (
 // (the web console, /console/) has authenticated its user itself. body
 // is not retained.
 func (s *Server) Invoke(ctx context.Context, target string, body []byte) (status int, out []byte) {
-	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
 	start := time.Now()
 	id := s.ids.next()
-	var run opFunc
-	var ok bool
-	var opName string
-	switch {
-	case strings.HasPrefix(target, prefix):
-		opName = target[len(prefix):]
-		run, ok = ops[opName]
-	case strings.HasPrefix(target, streamsPrefix):
-		opName = target[len(streamsPrefix):]
-		run, ok = streamOps[opName]
-	}
+	opName, run, ok, _ := route(target)
 	var err error
 	func() {
 		defer func() {

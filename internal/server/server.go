@@ -279,19 +279,7 @@ const maxPooledResponse = 64 << 10
 
 // call routes and runs the operation, appending its response to *out.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out *[]byte) (opName string, status int, err error) {
-	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
-	var run opFunc
-	var ok bool
-	feature := ""
-	switch {
-	case strings.HasPrefix(target, prefix):
-		opName = target[len(prefix):]
-		run, ok = ops[opName]
-		feature = unsupported[opName]
-	case strings.HasPrefix(target, streamsPrefix):
-		opName = target[len(streamsPrefix):]
-		run, ok = streamOps[opName]
-	}
+	opName, run, ok, feature := route(target)
 	raw, err := readBody(w, r)
 	var body []byte
 	if err == nil {
@@ -336,6 +324,24 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, target string, out
 	}
 	*out = res.AppendJSON(*out)
 	return opName, http.StatusOK, nil
+}
+
+// route finds the operation an X-Amz-Target names: its name (the
+// target without the service prefix), its opFunc and whether dynago has
+// it, or, for a DynamoDB operation dynago does not have, the feature
+// unsupportedError names.
+func route(target string) (opName string, run opFunc, ok bool, feature string) {
+	const prefix, streamsPrefix = "DynamoDB_20120810.", "DynamoDBStreams_20120810."
+	switch {
+	case strings.HasPrefix(target, prefix):
+		opName = target[len(prefix):]
+		run, ok = ops[opName]
+		feature = unsupported[opName]
+	case strings.HasPrefix(target, streamsPrefix):
+		opName = target[len(streamsPrefix):]
+		run, ok = streamOps[opName]
+	}
+	return opName, run, ok, feature
 }
 
 // run decodes and runs one operation, between the Interceptor's Before
