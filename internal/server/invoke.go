@@ -23,7 +23,7 @@ import (
 func (s *Server) Invoke(ctx context.Context, target string, body []byte) (status int, out []byte) {
 	start := time.Now()
 	id := s.ids.next()
-	opName, run, ok, _ := route(target)
+	opName, run, ok, feature := route(target)
 	var err error
 	func() {
 		defer func() {
@@ -32,7 +32,11 @@ func (s *Server) Invoke(ctx context.Context, target string, body []byte) (status
 				err = ddberr.Internal(errors.New("panic"))
 			}
 		}()
-		if !ok {
+		switch {
+		case !ok && feature != "":
+			err = unsupportedError(opName, feature)
+			return
+		case !ok:
 			err = ddberr.New(ddberr.UnknownOperationException, "")
 			return
 		}

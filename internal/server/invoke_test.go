@@ -39,6 +39,9 @@ func TestInvoke_AsTheWire(t *testing.T) {
 		{"missing table", "DynamoDB_20120810.Query", `{"TableName":"Nope","KeyConditionExpression":"pk = :v","ExpressionAttributeValues":{":v":{"S":"a"}}}`, 400},
 		{"not JSON", "DynamoDB_20120810.GetItem", `{`, 400},
 		{"unknown operation", "DynamoDB_20120810.Frobnicate", `{}`, 400},
+		// An operation dynago does not have gets the wire's answer for
+		// it (unsupportedError), not UnknownOperationException.
+		{"unsupported operation", "DynamoDB_20120810.CreateBackup", `{"TableName":"Invoked","BackupName":"b"}`, 400},
 		{"streams", "DynamoDBStreams_20120810.ListStreams", `{}`, 200},
 	}
 	for _, tc := range tests {
