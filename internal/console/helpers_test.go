@@ -73,6 +73,13 @@ func (e *env) csrf() string {
 // one) to path and returns the status and the body.
 func (e *env) post(path string, form url.Values) (int, string) {
 	e.t.Helper()
+	return e.postWith(path, form, nil)
+}
+
+// postWith is post with the request headers hdr besides (HX-Request for
+// an htmx request).
+func (e *env) postWith(path string, form url.Values, hdr http.Header) (int, string) {
+	e.t.Helper()
 	if form == nil {
 		form = url.Values{}
 	}
@@ -80,6 +87,9 @@ func (e *env) post(path string, form url.Values) (int, string) {
 		form.Set("csrf", e.csrf())
 	}
 	req, _ := http.NewRequest("POST", e.ts.URL+path, strings.NewReader(form.Encode()))
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := e.client.Do(req)
 	if err != nil {

@@ -3,7 +3,6 @@ package console_test
 import (
 	"encoding/json"
 	"html"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -38,16 +37,7 @@ func pqRun(e *env, form url.Values, hx bool) (int, string) {
 		return e.post("/console/partiql", form)
 	}
 	form.Set("csrf", e.csrf())
-	req, _ := http.NewRequest("POST", e.ts.URL+"/console/partiql", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("HX-Request", "true")
-	res, err := e.client.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
+	return e.postWith("/console/partiql", form, http.Header{"Hx-Request": {"true"}})
 }
 
 var nextTokenField = regexp.MustCompile(`name="nexttoken" value="([^"]*)"`)
